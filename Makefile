@@ -1,0 +1,36 @@
+# The two commands: `make run` and `make test`. Everything else is for developers.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.paperlens-installed
+
+.PHONY: run test test-fast eval bench sysdeps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(STAMP)
+	$(BIN)/paperlens
+
+sysdeps:
+	@tools/system_deps.sh
+
+test: $(STAMP) sysdeps
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not model and not network and not slow"
+
+eval: $(STAMP)
+	$(BIN)/python -m tools.eval
+
+bench: $(STAMP)
+	$(BIN)/python -m tools.bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""Paperlens document engine: documents in, Markdown and structured results out. Never imports Qt."""

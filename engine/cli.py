@@ -1,0 +1,163 @@
+"""paperlens-cli: convert documents, manage models."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TextIO
+
+from engine import events
+from engine.cli_models import _ProgressDisplay, add_models_parser, run_models
+from engine.document import SUPPORTED_SUFFIXES
+from engine.errors import Cancelled, PaperlensError
+from engine.options import ConvertOptions, parse_method, parse_page_ranges
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="paperlens-cli",
+                                     description="Turn PDFs and images into Markdown, locally.")
+    commands = parser.add_subparsers(dest="command", metavar="{convert,models}")
+    commands.required = True
+    convert = commands.add_parser("convert", help="convert documents to Markdown")
+    convert.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders")
+    convert.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                         help="folder for <name>.md and <name>.json")
+    convert.add_argument("--pages", metavar="RANGES", help="pages to convert, e.g. 1-3,7")
+    convert.add_argument("--method", default="auto", choices=["auto", "txt", "ocr"],
+                         help="text source per page: auto (text layer when trustworthy), txt, ocr")
+    convert.add_argument("--password", help="password of encrypted PDFs")
+    convert.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
+    convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
+    add_models_parser(commands)
+    return parser
+
+
+def expand_inputs(inputs: list[str]) -> list[Path]:
+    """Files as given; folders contribute their supported files (by extension, sorted)."""
+    paths: list[Path] = []
+    for raw in inputs:
+        path = Path(raw)
+        if path.is_dir():
+            paths.extend(sorted(p for p in path.rglob("*")
+                                if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES))
+        else:
+            paths.append(path)
+    return paths
+
+
+class PageProgress:
+    """One redrawn line per document on a terminal; one line per page otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.downloads = _ProgressDisplay(stream, bar=self.tty)
+        self.name = ""
+
+    def __call__(self, event: events.Event) -> None:
+        if isinstance(event, events.ModelDownloadProgress):
+            self.downloads(event)
+        elif isinstance(event, events.DocumentStarted):
+            self.downloads.finish()
+            self.name = Path(event.path).name
+            self._draw(0, event.page_count)
+        elif isinstance(event, events.PageDone):
+            self._draw(event.index + 1, event.total, event.result.text_source.value)
+        elif isinstance(event, events.Warning):
+            self._end_line()
+            page = f" page {event.page_number}" if event.page_number else ""
+            print(f"warning: {Path(event.path).name}{page}: {event.message}", file=self.stream)
+
+    def _draw(self, done: int, total: int, source: str = "") -> None:
+        if self.tty:
+            width = 24
+            filled = int(width * done / total) if total else width
+            self.stream.write(f"\r{self.name[:40]:<40} [{'#' * filled}{'.' * (width - filled)}] "
+                              f"{done}/{total}")
+            self.stream.flush()
+        elif done:
+            print(f"{self.name}: page {done}/{total} ({source})", file=self.stream, flush=True)
+
+    def _end_line(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def finish(self) -> None:
+        self._end_line()
+
+
+def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
+    from engine.api import Engine  # heavy imports only for the command that needs them
+
+    try:
+        options = ConvertOptions(
+            output_dir=args.output,
+            pages=parse_page_ranges(args.pages) if args.pages else None,
+            method=parse_method(args.method), password=args.password, dpi=args.dpi,
+            write_json=not args.no_json and settings.output.write_json)
+    except PaperlensError as exc:
+        print(f"error: {exc.message}", file=err)
+        return EXIT_USAGE
+    paths = expand_inputs(args.inputs)
+    if not paths:
+        print("error: no supported documents found in the given folders.", file=err)
+        return EXIT_FAILED
+    engine = Engine(settings)
+    cancel = threading.Event()
+    failed = 0
+    pages = 0
+    start = time.perf_counter()
+    for path in paths:
+        progress = PageProgress(err)
+        try:
+            result = engine.convert(path, options, on_event=progress, cancel=cancel)
+            progress.finish()
+            pages += len(result.pages)
+        except KeyboardInterrupt:
+            cancel.set()
+            progress.finish()
+            print("cancelled; nothing more was written.", file=err)
+            return 130
+        except Cancelled as exc:
+            progress.finish()
+            print(f"{path.name}: {exc.message}", file=err)
+            failed += 1
+        except PaperlensError as exc:
+            progress.finish()
+            print(f"error: {path}: {exc.message}", file=err)
+            failed += 1
+    seconds = time.perf_counter() - start
+    rate = pages / seconds if seconds > 0 else 0.0
+    print(f"{len(paths) - failed} of {len(paths)} document(s) converted, {pages} page(s) in "
+          f"{seconds:.1f} s ({rate:.2f} pages/s)", file=err)
+    return EXIT_OK if failed == 0 else EXIT_FAILED
+
+
+def main(argv: list[str] | None = None) -> int:
+    from settings import SettingsError, SettingsStore
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = SettingsStore().load()
+    except SettingsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.command == "convert":
+        return run_convert(args, settings, sys.stderr)
+    if args.command == "models":
+        return run_models(args, settings)
+    parser.error(f"unknown command {args.command}")
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,328 @@
+"""Document input: identify files by content, open them, and render pages to bounded RGB images."""
+
+from __future__ import annotations
+
+import struct
+import zipfile
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pymupdf
+
+from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
+
+# An image larger than this is refused before decoding: decoding 30000x30000 RGB alone needs
+# 2.7 GB. 200 Mpx covers an A0 poster scanned at 300 dpi (9933x14043 = 139 Mpx).
+MAX_IMAGE_PIXELS = 200_000_000
+SNIFF_BYTES = 4096
+
+
+class InputKind(str, Enum):
+    PDF = "pdf"
+    XPS = "xps"
+    EPUB = "epub"
+    CBZ = "cbz"
+    PNG = "png"
+    JPEG = "jpeg"
+    TIFF = "tiff"
+    BMP = "bmp"
+    WEBP = "webp"
+
+    @property
+    def is_paged(self) -> bool:
+        """Rendered by PyMuPDF (vector pages, maybe with a text layer)."""
+        return self in (InputKind.PDF, InputKind.XPS, InputKind.EPUB, InputKind.CBZ)
+
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp"}
+DOCUMENT_SUFFIXES = {".pdf", ".xps", ".oxps", ".epub", ".cbz"}
+SUPPORTED_SUFFIXES = IMAGE_SUFFIXES | DOCUMENT_SUFFIXES
+
+
+def identify(path: Path) -> InputKind:
+    """The input's kind from its bytes; the file name is only used in messages."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(SNIFF_BYTES)
+    except IsADirectoryError:
+        raise UnsupportedInput(f"{path.name} is a folder, not a document.") from None
+    except FileNotFoundError:
+        raise UnsupportedInput(f"{path} does not exist.") from None
+    except OSError as exc:
+        raise UnsupportedInput(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
+    if size == 0:
+        raise UnsupportedInput(f"{path.name} is empty (0 bytes).")
+    kind = _sniff(head)
+    if kind is None and head.startswith(b"PK\x03\x04"):
+        kind = _sniff_zip(path)
+    if kind is None:
+        raise UnsupportedInput(
+            f"{path.name} is not a PDF, image, XPS, EPUB or CBZ file (its content matches none of "
+            "them, whatever its name says).")
+    return kind
+
+
+def _sniff(head: bytes) -> InputKind | None:
+    # PDF readers accept the header anywhere in the first 1024 bytes (PDF 1.7, annex H).
+    if b"%PDF-" in head[:1024]:
+        return InputKind.PDF
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return InputKind.PNG
+    if head.startswith(b"\xff\xd8\xff"):
+        return InputKind.JPEG
+    if head[:4] in (b"II*\x00", b"MM\x00*"):
+        return InputKind.TIFF
+    if head.startswith(b"BM") and len(head) >= 26:
+        return InputKind.BMP
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return InputKind.WEBP
+    return None
+
+
+def _sniff_zip(path: Path) -> InputKind | None:
+    """EPUB, XPS and CBZ are ZIP containers; tell them apart by their members."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+            lowered = {n.lower() for n in names}
+            if "mimetype" in names and zf.read("mimetype").strip() == b"application/epub+zip":
+                return InputKind.EPUB
+            if "[content_types].xml" in lowered and any(
+                    n.endswith(".fdseq") or "fixeddocumentsequence" in n for n in lowered):
+                return InputKind.XPS
+            image_members = [n for n in lowered if Path(n).suffix in IMAGE_SUFFIXES]
+            if image_members and len(image_members) >= len([n for n in lowered
+                                                            if not n.endswith("/")]) // 2:
+                return InputKind.CBZ
+    except (zipfile.BadZipFile, OSError, KeyError):
+        return None
+    return None
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    image: np.ndarray
+    """RGB uint8, shape (height, width, 3)."""
+    dpi: float
+    """Effective resolution after the size cap (pixels per inch of the source page)."""
+    scale: float
+    """Pixels per PDF point (1/72 in); 1.0 for image inputs at their own size."""
+    warnings: tuple[str, ...] = ()
+
+
+class Document:
+    """An opened input: page count, page rendering, and (for paged kinds) PyMuPDF page access."""
+
+    def __init__(self, path: Path, kind: InputKind, pdf: pymupdf.Document | None,
+                 frames: int) -> None:
+        self.path = path
+        self.kind = kind
+        self._pdf = pdf
+        self.page_count = pdf.page_count if pdf is not None else frames
+
+    def close(self) -> None:
+        if self._pdf is not None:
+            self._pdf.close()
+
+    def __enter__(self) -> "Document":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def pdf_page(self, page_number: int) -> pymupdf.Page | None:
+        """The PyMuPDF page (1-based), or None for image inputs."""
+        if self._pdf is None:
+            return None
+        return self._pdf.load_page(page_number - 1)
+
+    def render(self, page_number: int, dpi: int, max_side_px: int) -> RenderedPage:
+        if self._pdf is not None:
+            return _render_pdf_page(self._pdf.load_page(page_number - 1), dpi, max_side_px)
+        return _load_image_frame(self.path, self.kind, page_number, max_side_px)
+
+
+def open_document(path: Path, password: str | None = None) -> Document:
+    kind = identify(path)
+    if kind.is_paged:
+        return _open_paged(path, kind, password)
+    frames = 1
+    if kind is InputKind.TIFF:
+        try:
+            frames = cv2.imcount(str(path))
+        except cv2.error:
+            frames = 0
+        if frames < 1:
+            raise CorruptDocument(f"{path.name} looks like a TIFF image but holds no readable page.")
+    _check_image_header(path, kind)
+    return Document(path, kind, None, frames)
+
+
+def _open_paged(path: Path, kind: InputKind, password: str | None) -> Document:
+    filetype = {InputKind.PDF: "pdf", InputKind.XPS: "xps", InputKind.EPUB: "epub",
+                InputKind.CBZ: "cbz"}[kind]
+    try:
+        doc = pymupdf.open(str(path), filetype=filetype)
+    except Exception as exc:  # PyMuPDF raises its own FileDataError / RuntimeError variants
+        raise CorruptDocument(f"{path.name} is damaged and cannot be opened ({_short(exc)}).") from None
+    if doc.needs_pass:
+        if not password:
+            doc.close()
+            raise PasswordRequired(f"{path.name} is encrypted; enter its password to convert it.")
+        if not doc.authenticate(password):
+            doc.close()
+            raise WrongPassword(f"The password does not open {path.name}; check it and try again.")
+    if doc.page_count < 1:
+        doc.close()
+        raise CorruptDocument(f"{path.name} has no readable page (the file may be truncated).")
+    if kind is InputKind.PDF and doc.is_repaired:
+        # MuPDF rebuilt a broken cross-reference table. That happens with truncated files; make
+        # sure at least the first page still parses, otherwise report the file as damaged.
+        try:
+            doc.load_page(0).get_text("text")
+        except Exception as exc:
+            doc.close()
+            raise CorruptDocument(f"{path.name} is damaged ({_short(exc)}).") from None
+    return Document(path, kind, doc, 0)
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:160]
+
+
+def _render_pdf_page(page: pymupdf.Page, dpi: int, max_side_px: int) -> RenderedPage:
+    rect = page.rect
+    scale = dpi / 72.0
+    long_side_pt = max(rect.width, rect.height, 1.0)
+    warnings: list[str] = []
+    if long_side_pt * scale > max_side_px:
+        new_scale = max_side_px / long_side_pt
+        warnings.append(
+            f"page is {rect.width / 72 * 2.54:.0f} x {rect.height / 72 * 2.54:.0f} cm; rendered at "
+            f"{new_scale * 72:.0f} dpi instead of {dpi} dpi to stay within {max_side_px} pixels")
+        scale = new_scale
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB,
+                          alpha=False)
+    image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)
+    image = image[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
+    return RenderedPage(image=image, dpi=scale * 72.0, scale=scale, warnings=tuple(warnings))
+
+
+def _load_image_frame(path: Path, kind: InputKind, page_number: int,
+                      max_side_px: int) -> RenderedPage:
+    if kind is InputKind.TIFF:
+        ok, frames = cv2.imreadmulti(str(path), start=page_number - 1, count=1,
+                                     flags=cv2.IMREAD_COLOR)
+        image = frames[0] if ok and frames else None
+    else:
+        # imdecode applies the EXIF orientation, so phone photos come out upright.
+        data = np.fromfile(str(path), dtype=np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if image is None:
+        raise CorruptDocument(f"{path.name} is a damaged or truncated {kind.value.upper()} image.")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    image = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    warnings: list[str] = []
+    height, width = image.shape[:2]
+    if max(height, width) > max_side_px:
+        factor = max_side_px / max(height, width)
+        image = cv2.resize(image, (max(1, round(width * factor)), max(1, round(height * factor))),
+                           interpolation=cv2.INTER_AREA)
+        warnings.append(f"image is {width}x{height} pixels; scaled to {image.shape[1]}x"
+                        f"{image.shape[0]} to stay within {max_side_px} pixels")
+    else:
+        factor = 1.0
+    return RenderedPage(image=image, dpi=72.0 * factor, scale=factor, warnings=tuple(warnings))
+
+
+def image_size(path: Path, kind: InputKind) -> tuple[int, int] | None:
+    """(width, height) read from the image header without decoding pixels, or None if unknown."""
+    with path.open("rb") as fh:
+        head = fh.read(64 * 1024)
+    try:
+        if kind is InputKind.PNG and len(head) >= 24:
+            return struct.unpack(">II", head[16:24])
+        if kind is InputKind.BMP and len(head) >= 26:
+            w, h = struct.unpack("<ii", head[18:26])
+            return abs(w), abs(h)
+        if kind is InputKind.JPEG:
+            return _jpeg_size(head)
+        if kind is InputKind.WEBP:
+            return _webp_size(head)
+        if kind is InputKind.TIFF:
+            return _tiff_size(path)
+    except struct.error:
+        return None
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    pos = 2
+    while pos + 9 < len(data):
+        if data[pos] != 0xFF:
+            pos += 1
+            continue
+        marker = data[pos + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            pos += 2
+            continue
+        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            h, w = struct.unpack(">HH", data[pos + 5:pos + 9])
+            return w, h
+        pos += 2 + length
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8X":
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+        return w, h
+    if chunk == b"VP8 ":
+        w, h = struct.unpack("<HH", data[26:30])
+        return w & 0x3FFF, h & 0x3FFF
+    if chunk == b"VP8L":
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
+
+
+def _tiff_size(path: Path) -> tuple[int, int] | None:
+    with path.open("rb") as fh:
+        data = fh.read(8)
+        endian = "<" if data[:2] == b"II" else ">"
+        offset = struct.unpack(endian + "I", data[4:8])[0]
+        fh.seek(offset)
+        count = struct.unpack(endian + "H", fh.read(2))[0]
+        width = height = None
+        for _ in range(min(count, 512)):
+            tag, typ, _n, value = struct.unpack(endian + "HHI4s", fh.read(12))
+            fmt = "H" if typ == 3 else "I"
+            number = struct.unpack(endian + fmt, value[: struct.calcsize(fmt)])[0]
+            if tag == 256:
+                width = number
+            elif tag == 257:
+                height = number
+        if width and height:
+            return width, height
+    return None
+
+
+def _check_image_header(path: Path, kind: InputKind) -> None:
+    size = image_size(path, kind)
+    if size is None:
+        return  # the decoder will report a damaged file
+    width, height = size
+    if width * height > MAX_IMAGE_PIXELS:
+        raise UnsupportedInput(
+            f"{path.name} is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels); "
+            f"Paperlens reads images up to {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels. Scale it down "
+            "and try again.")

@@ -1,0 +1,56 @@
+"""Typed errors the user can act on; each carries one human-readable line."""
+
+from __future__ import annotations
+
+
+class PaperlensError(Exception):
+    """Base of every error the engine reports to a person.
+
+    `message` is one line fit for a dialog or a terminal; `str(error)` returns it.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return self.message
+
+
+class UnsupportedInput(PaperlensError):
+    """The file is not a document or image Paperlens can read."""
+
+
+class CorruptDocument(PaperlensError):
+    """The file claims a known type but cannot be opened or read."""
+
+
+class PasswordRequired(PaperlensError):
+    """The PDF is encrypted and no password was given."""
+
+
+class WrongPassword(PasswordRequired):
+    """A password was given but it does not open the PDF."""
+
+
+class ModelUnavailable(PaperlensError):
+    """A model file is missing and could not be fetched or verified."""
+
+
+class ModelIntegrityError(ModelUnavailable):
+    """A downloaded model or wheel did not match its pinned checksum."""
+
+
+class OutputNotWritable(PaperlensError):
+    """The output folder cannot be created or written."""
+
+
+class Cancelled(PaperlensError):
+    """The caller asked to stop. Not a failure: nothing was written."""
+
+    def __init__(self, message: str = "Conversion cancelled; nothing was written.") -> None:
+        super().__init__(message)
+
+
+class InvalidOptions(PaperlensError):
+    """Conversion options that cannot be honoured (bad page range, DPI out of bounds, ...)."""

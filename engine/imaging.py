@@ -1,0 +1,75 @@
+"""Pure image and geometry helpers shared by the model roles (no ONNX Runtime here)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def resize_to_limits(image: np.ndarray, min_side: int, max_side: int,
+                     multiple: int = 32) -> tuple[np.ndarray, float, float]:
+    """Scale so the short side reaches `min_side` (never the long side past `max_side`), then
+    round both sides to `multiple`. Returns the image and the (y, x) scale factors applied."""
+    height, width = image.shape[:2]
+    scale = 1.0
+    if min(height, width) < min_side:
+        scale = min_side / min(height, width)
+    if max(height, width) * scale > max_side:
+        scale = max_side / max(height, width)
+    new_h = max(multiple, int(round(height * scale / multiple)) * multiple)
+    new_w = max(multiple, int(round(width * scale / multiple)) * multiple)
+    if (new_h, new_w) != (height, width):
+        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    return image, new_h / height, new_w / width
+
+
+def to_chw_normalized(image: np.ndarray, mean: tuple[float, float, float],
+                      std: tuple[float, float, float]) -> np.ndarray:
+    """HWC uint8 -> CHW float32 with (x/255 - mean) / std per channel."""
+    scale = np.float32(1.0 / 255.0)
+    mean_a = np.asarray(mean, dtype=np.float32)
+    inv_std = 1.0 / np.asarray(std, dtype=np.float32)
+    out = (image.astype(np.float32) * scale - mean_a) * inv_std
+    return np.ascontiguousarray(out.transpose(2, 0, 1))
+
+
+def order_quad(points: np.ndarray) -> np.ndarray:
+    """Four points in clockwise order starting top-left (image coordinates, y down)."""
+    pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
+    by_x = pts[np.argsort(pts[:, 0], kind="stable")]
+    left, right = by_x[:2], by_x[2:]
+    top_left, bottom_left = left[np.argsort(left[:, 1], kind="stable")]
+    top_right, bottom_right = right[np.argsort(right[:, 1], kind="stable")]
+    return np.array([top_left, top_right, bottom_right, bottom_left], dtype=np.float32)
+
+
+def crop_quad(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Perspective-warp the quad (clockwise from top-left) to an upright rectangle.
+
+    Text lines are wider than tall; a crop that comes out taller than 1.5x its width is a
+    vertical line and is turned 90 degrees so the recogniser reads it left to right."""
+    quad = np.asarray(quad, dtype=np.float32)
+    width = int(max(np.linalg.norm(quad[0] - quad[1]), np.linalg.norm(quad[2] - quad[3])))
+    height = int(max(np.linalg.norm(quad[0] - quad[3]), np.linalg.norm(quad[1] - quad[2])))
+    width, height = max(width, 1), max(height, 1)
+    target = np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float32)
+    matrix = cv2.getPerspectiveTransform(quad, target)
+    crop = cv2.warpPerspective(image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE,
+                               flags=cv2.INTER_CUBIC)
+    if height / width >= 1.5:
+        crop = np.rot90(crop)
+    return np.ascontiguousarray(crop)
+
+
+def quad_bounds(quad: np.ndarray) -> tuple[float, float, float, float]:
+    xs, ys = quad[:, 0], quad[:, 1]
+    return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
+
+
+def composite_on_white(image: np.ndarray) -> np.ndarray:
+    """BGRA/RGBA -> 3 channels over a white background (transparent pixels become paper)."""
+    if image.ndim != 3 or image.shape[2] != 4:
+        return image
+    alpha = image[:, :, 3:4].astype(np.float32) / 255.0
+    color = image[:, :, :3].astype(np.float32)
+    return (color * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)

@@ -1,0 +1,75 @@
+"""Frozen, validated conversion options: built once at the boundary, read by the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.errors import InvalidOptions
+
+
+class TextMethod(str, Enum):
+    AUTO = "auto"
+    TXT = "txt"
+    OCR = "ocr"
+
+
+MIN_DPI = 50
+MAX_DPI = 600
+DEFAULT_DPI = 200
+# A page image never exceeds this many pixels on its long side: a 5 m poster at 200 dpi would be
+# ~39000 px (4.6 GB as RGB). 4000 px keeps A4 at 200 dpi (2339 px) untouched.
+DEFAULT_MAX_SIDE_PX = 4000
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    output_dir: str | None = None
+    """Folder for <name>.md / <name>.json; None = return the result without writing."""
+    pages: tuple[int, ...] | None = None
+    """1-based page numbers to process, in order; None = all."""
+    method: TextMethod = TextMethod.AUTO
+    password: str | None = None
+    dpi: int = DEFAULT_DPI
+    max_side_px: int = DEFAULT_MAX_SIDE_PX
+    write_json: bool = True
+
+    def __post_init__(self) -> None:
+        if not MIN_DPI <= self.dpi <= MAX_DPI:
+            raise InvalidOptions(f"DPI {self.dpi} is out of range; use {MIN_DPI} to {MAX_DPI}.")
+        if self.max_side_px < 256:
+            raise InvalidOptions("The page size cap must be at least 256 pixels.")
+        if not isinstance(self.method, TextMethod):
+            object.__setattr__(self, "method", parse_method(str(self.method)))
+
+
+def parse_method(value: str) -> TextMethod:
+    try:
+        return TextMethod(value)
+    except ValueError:
+        raise InvalidOptions(f"Unknown text method {value!r}; use auto, txt or ocr.") from None
+
+
+def parse_page_ranges(spec: str) -> tuple[int, ...]:
+    """'1-3,7' -> (1, 2, 3, 7). 1-based, order kept, duplicates dropped."""
+    pages: list[int] = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            if "-" in part:
+                lo_s, hi_s = part.split("-", 1)
+                lo, hi = int(lo_s), int(hi_s)
+            else:
+                lo = hi = int(part)
+        except ValueError:
+            raise InvalidOptions(f"Page range {spec!r} is not valid; write it like 1-3,7.") from None
+        if lo < 1 or hi < lo:
+            raise InvalidOptions(f"Page range {part!r} is not valid; pages start at 1.")
+        for p in range(lo, hi + 1):
+            if p not in pages:
+                pages.append(p)
+    if not pages:
+        raise InvalidOptions(f"Page range {spec!r} selects no page.")
+    return tuple(pages)

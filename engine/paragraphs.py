@@ -1,0 +1,131 @@
+"""Group text lines into blocks by geometry: paragraphs, headings and list items."""
+
+from __future__ import annotations
+
+import re
+import statistics
+
+from engine.types import Block, BlockKind, Box, Line
+
+BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃\-–*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
+# A heading is clearly larger than the body text and short.
+HEADING_SIZE_RATIO = 1.15
+HEADING_MAX_CHARS = 120
+
+
+def body_font_size(lines: list[Line]) -> float:
+    """The font size (or line height for OCR lines) that most characters are set in."""
+    weights: dict[float, int] = {}
+    for line in lines:
+        size = round(_size(line), 0)
+        weights[size] = weights.get(size, 0) + len(line.text)
+    if not weights:
+        return 0.0
+    return max(weights.items(), key=lambda kv: kv[1])[0]
+
+
+def _size(line: Line) -> float:
+    return line.font_size if line.font_size > 0 else line.box.height
+
+
+def build_blocks(lines: list[Line]) -> list[Block]:
+    """Consecutive lines that touch vertically, overlap horizontally and share a size form a
+    block. Lines must be given in top-to-bottom order within their column."""
+    if not lines:
+        return []
+    body = body_font_size(lines)
+    groups: list[list[Line]] = []
+    for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
+        target = _find_group(groups, line)
+        if target is None:
+            groups.append([line])
+        else:
+            target.append(line)
+    blocks = []
+    for group in groups:
+        blocks.extend(_split_list_items(group))
+    return [_classify(block_lines, body) for block_lines in blocks]
+
+
+def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
+    best: list[Line] | None = None
+    for group in reversed(groups[-12:]):
+        last = group[-1]
+        height = max(min(_size(last), _size(line)), 1.0)
+        gap = line.box.y0 - last.box.y1
+        if gap > 0.9 * height or gap < -0.5 * height:
+            continue
+        # Same size: headings and body text never share a block.
+        if abs(_size(last) - _size(line)) > 0.2 * height:
+            continue
+        overlap = min(last.box.x1, line.box.x1) - max(last.box.x0, line.box.x0)
+        if overlap < 0.3 * min(last.box.width, line.box.width):
+            continue
+        # A line starting well right of the block's left edge after a short line is a new
+        # paragraph (first-line indent is the common case and stays in the block).
+        block_x0 = min(ln.box.x0 for ln in group)
+        if line.box.x0 - block_x0 > 3 * height and len(group) > 1:
+            continue
+        best = group
+        break
+    return best
+
+
+def _split_list_items(group: list[Line]) -> list[list[Line]]:
+    """A block whose lines start with bullets is split so that each bullet starts an item."""
+    if not any(BULLET_RE.match(ln.text) for ln in group):
+        return [group]
+    parts: list[list[Line]] = []
+    for line in group:
+        if BULLET_RE.match(line.text) or not parts:
+            parts.append([line])
+        else:
+            parts[-1].append(line)
+    return parts
+
+
+def _classify(lines: list[Line], body: float) -> Block:
+    box = lines[0].box
+    for ln in lines[1:]:
+        box = box.union(ln.box)
+    text = join_lines([ln.text for ln in lines])
+    score = min(ln.score for ln in lines)
+    size = statistics.median(_size(ln) for ln in lines)
+    if BULLET_RE.match(lines[0].text):
+        return Block(BlockKind.LIST_ITEM, box, tuple(lines), text, score)
+    if (body > 0 and size >= HEADING_SIZE_RATIO * body and len(text) <= HEADING_MAX_CHARS
+            and len(lines) <= 3 and any(ch.isalpha() for ch in text)):
+        return Block(BlockKind.SECTION_HEADER, box, tuple(lines), text, score,
+                     level=2 if size >= 1.6 * body else 3)
+    return Block(BlockKind.TEXT, box, tuple(lines), text, score)
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return (0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
+            or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF or 0x3000 <= code <= 0x303F)
+
+
+def join_lines(texts: list[str]) -> str:
+    """Join the lines of a paragraph: hyphenated word breaks mended, CJK joined without spaces."""
+    out = ""
+    for raw in texts:
+        text = raw.strip()
+        if not text:
+            continue
+        if not out:
+            out = text
+        elif (out.endswith("-") and len(out) >= 2 and out[-2].isalpha() and text[0].islower()):
+            out = out[:-1] + text
+        elif _is_cjk(out[-1]) and _is_cjk(text[0]):
+            out += text
+        else:
+            out += " " + text
+    return out
+
+
+def lines_box(lines: list[Line]) -> Box:
+    box = lines[0].box
+    for ln in lines[1:]:
+        box = box.union(ln.box)
+    return box

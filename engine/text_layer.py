@@ -1,0 +1,113 @@
+"""The PDF text layer: pull lines with boxes and fonts, and judge whether the layer can be trusted."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import pymupdf
+
+from engine.types import Box, Line
+
+# Share of bad characters (private use, U+FFFD, controls) above which a layer is garbled: a
+# font without a usable ToUnicode map yields either of them for most glyphs.
+GARBLED_CHAR_SHARE = 0.10
+# An existing OCR layer is invisible text (render mode 3) on top of a page image.
+INVISIBLE_TEXT_SHARE = 0.5
+# A page mostly covered by images with only a caption's worth of text is really a picture.
+IMAGE_PAGE_COVERAGE = 0.5
+IMAGE_PAGE_MAX_CHARS = 300
+MIN_USEFUL_CHARS = 3
+
+
+@dataclass(frozen=True)
+class TextLayerVerdict:
+    usable: bool
+    reason: str
+
+
+def assess_text_layer(page: pymupdf.Page) -> TextLayerVerdict:
+    """Whether the page's text layer is real text a reader would accept, with the reason."""
+    trace = page.get_texttrace()
+    chars = [c[0] for span in trace for c in span["chars"]]
+    visible = sum(len(span["chars"]) for span in trace if span["type"] != 3 and span["opacity"] > 0)
+    total = len(chars)
+    if total < MIN_USEFUL_CHARS:
+        return TextLayerVerdict(False, "no text layer")
+    bad = sum(1 for code in chars if _is_bad_char(code))
+    if bad / total > GARBLED_CHAR_SHARE:
+        return TextLayerVerdict(False, f"garbled text layer ({bad / total:.0%} unmapped or "
+                                       "private-use characters)")
+    if (total - visible) / total > INVISIBLE_TEXT_SHARE:
+        return TextLayerVerdict(False, "invisible text over an image (an existing OCR layer of "
+                                       "unknown quality)")
+    coverage = image_coverage(page)
+    if coverage >= IMAGE_PAGE_COVERAGE and visible < IMAGE_PAGE_MAX_CHARS:
+        return TextLayerVerdict(False, f"page is mostly image ({coverage:.0%} of its area) with "
+                                       f"only {visible} characters of text")
+    return TextLayerVerdict(True, f"text layer with {visible} characters")
+
+
+def _is_bad_char(code: int) -> bool:
+    if code in (0xFFFD, 0) or 0xE000 <= code <= 0xF8FF:
+        return True
+    ch = chr(code) if 0 <= code <= 0x10FFFF else "\ufffd"
+    return unicodedata.category(ch) == "Cc" and ch not in "\t\n\r"
+
+
+def image_coverage(page: pymupdf.Page) -> float:
+    """Share of the page area covered by images (overlaps counted once, on a coarse grid)."""
+    page_rect = page.rect
+    rects = [pymupdf.Rect(info["bbox"]) & page_rect for info in page.get_image_info()]
+    rects = [r for r in rects if not r.is_empty]
+    if not rects or page_rect.is_empty:
+        return 0.0
+    if len(rects) == 1:
+        return abs(rects[0]) / abs(page_rect)
+    grid = 64
+    covered = 0
+    for gy in range(grid):
+        y = page_rect.y0 + (gy + 0.5) * page_rect.height / grid
+        for gx in range(grid):
+            x = page_rect.x0 + (gx + 0.5) * page_rect.width / grid
+            if any(r.contains(pymupdf.Point(x, y)) for r in rects):
+                covered += 1
+    return covered / (grid * grid)
+
+
+def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
+    """Visible text lines of the page in pixel coordinates of an image rendered at `scale`."""
+    flags = pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE
+    data = page.get_text("dict", flags=flags)
+    lines: list[Line] = []
+    for block in data["blocks"]:
+        if block.get("type") != 0:
+            continue
+        for raw in block["lines"]:
+            spans = [s for s in raw["spans"] if s["text"].strip() and s.get("alpha", 255) > 0]
+            if not spans:
+                continue
+            text = _join_spans(spans)
+            if not text.strip():
+                continue
+            x0, y0, x1, y1 = raw["bbox"]
+            main = max(spans, key=lambda s: len(s["text"].strip()))
+            bold = bool(main["flags"] & pymupdf.TEXT_FONT_BOLD) or "bold" in main["font"].lower()
+            lines.append(Line(text=" ".join(text.split()), box=Box(x0, y0, x1, y1).scaled(scale),
+                              score=1.0, font_size=float(main["size"]) * scale, bold=bold))
+    return lines
+
+
+def _join_spans(spans: list[dict]) -> str:
+    """Spans of one line, with a space where the gap between them is wider than a thin space."""
+    parts: list[str] = []
+    prev_x1: float | None = None
+    for span in spans:
+        text = span["text"]
+        if prev_x1 is not None and parts and not parts[-1].endswith(" ") and not text.startswith(" "):
+            gap = span["bbox"][0] - prev_x1
+            if gap > 0.15 * span["size"]:
+                parts.append(" ")
+        parts.append(text)
+        prev_x1 = span["bbox"][2]
+    return "".join(parts)

@@ -1,0 +1,148 @@
+"""The frozen data model every stage produces and every exporter reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, asdict
+from enum import Enum
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Box:
+    """Axis-aligned box in page pixel coordinates (x0, y0) top-left, (x1, y1) bottom-right."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    @property
+    def area(self) -> float:
+        return max(0.0, self.width) * max(0.0, self.height)
+
+    @property
+    def center_y(self) -> float:
+        return (self.y0 + self.y1) / 2
+
+    @property
+    def center_x(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    def union(self, other: "Box") -> "Box":
+        return Box(min(self.x0, other.x0), min(self.y0, other.y0),
+                   max(self.x1, other.x1), max(self.y1, other.y1))
+
+    def intersection_area(self, other: "Box") -> float:
+        w = min(self.x1, other.x1) - max(self.x0, other.x0)
+        h = min(self.y1, other.y1) - max(self.y0, other.y0)
+        return w * h if w > 0 and h > 0 else 0.0
+
+    def scaled(self, factor: float) -> "Box":
+        return Box(self.x0 * factor, self.y0 * factor, self.x1 * factor, self.y1 * factor)
+
+    def as_list(self) -> list[float]:
+        return [round(self.x0, 2), round(self.y0, 2), round(self.x1, 2), round(self.y1, 2)]
+
+
+class TextSource(str, Enum):
+    """Where a page's text came from."""
+
+    TEXT_LAYER = "txt"
+    OCR = "ocr"
+
+
+class BlockKind(str, Enum):
+    """Shared vocabulary of block kinds across layout models and exporters."""
+
+    TITLE = "title"
+    SECTION_HEADER = "section_header"
+    TEXT = "text"
+    LIST_ITEM = "list_item"
+    TABLE = "table"
+    FORMULA = "formula"
+    FIGURE = "figure"
+    CAPTION = "caption"
+    HEADER = "header"
+    FOOTER = "footer"
+    FOOTNOTE = "footnote"
+    REFERENCE = "reference"
+    CODE = "code"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of text with its box, confidence (1.0 for a text layer) and font size in pixels."""
+
+    text: str
+    box: Box
+    score: float = 1.0
+    font_size: float = 0.0
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: BlockKind
+    box: Box
+    lines: tuple[Line, ...] = ()
+    text: str = ""
+    score: float = 1.0
+    level: int = 0
+    """Heading level for titles and section headers (1 = top)."""
+
+
+@dataclass(frozen=True)
+class PageResult:
+    page_number: int
+    """1-based page number in the source document."""
+    width: int
+    height: int
+    """Size in pixels of the analysed page image."""
+    dpi: float
+    text_source: TextSource
+    text_source_reason: str
+    blocks: tuple[Block, ...] = ()
+    rotation: int = 0
+    """Degrees the rendered page was turned (clockwise) before analysis; boxes refer to it."""
+    warnings: tuple[str, ...] = ()
+    timings_s: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DocumentResult:
+    path: str
+    kind: str
+    """Detected input kind: pdf, png, jpeg, tiff, ..."""
+    page_count: int
+    """Pages in the source document."""
+    pages: tuple[PageResult, ...]
+    markdown: str = ""
+    outputs: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    timings_s: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON-able dict (enums as their values, boxes as [x0, y0, x1, y1])."""
+        return _jsonable(asdict(self))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        if set(value) == {"x0", "y0", "x1", "y1"}:
+            return [round(value[k], 2) for k in ("x0", "y0", "x1", "y1")]
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float):
+        return round(value, 4)
+    return value

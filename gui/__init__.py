@@ -1,0 +1,1 @@
+"""Paperlens desktop front end (PySide6)."""

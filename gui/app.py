@@ -1,0 +1,25 @@
+"""Entry point of the `paperlens` desktop app."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+
+    app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv)
+    window = QMainWindow()
+    window.setWindowTitle("Paperlens")
+    label = QLabel(window.tr("Paperlens: the desktop window is on its way.\n"
+                             "Convert documents now with: paperlens-cli convert FILE -o OUTDIR"))
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    window.setCentralWidget(label)
+    window.resize(640, 400)
+    window.show()
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
