@@ -1,0 +1,41 @@
+"""Paperlens settings: one typed model of one JSON file, with env overrides and locked atomic writes."""
+
+from settings.errors import InvalidSetting, SettingsError, UnknownSetting
+from settings.locations import config_path, default_model_dir, user_cache_dir, user_config_dir
+from settings.schema import (
+    Device,
+    DeviceSettings,
+    Language,
+    LayoutModel,
+    ModelSettings,
+    Origin,
+    OutputSettings,
+    Settings,
+    SmallBackend,
+    TableFormat,
+    UiSettings,
+)
+from settings.store import SettingsStore, load_settings
+
+__all__ = [
+    "Device",
+    "DeviceSettings",
+    "InvalidSetting",
+    "Language",
+    "LayoutModel",
+    "ModelSettings",
+    "Origin",
+    "OutputSettings",
+    "Settings",
+    "SettingsError",
+    "SettingsStore",
+    "SmallBackend",
+    "TableFormat",
+    "UiSettings",
+    "UnknownSetting",
+    "config_path",
+    "default_model_dir",
+    "load_settings",
+    "user_cache_dir",
+    "user_config_dir",
+]
