@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pymupdf
 
+from engine.imaging import composite_on_white
 from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
 
 # An image larger than this is refused before decoding: decoding 30000x30000 RGB alone needs
@@ -222,7 +223,12 @@ def _load_image_frame(path: Path, kind: InputKind, page_number: int,
     else:
         # imdecode applies the EXIF orientation, so phone photos come out upright.
         data = np.fromfile(str(path), dtype=np.uint8)
-        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+        if image is not None and image.ndim == 3 and image.shape[2] == 4:
+            # Transparent pixels often hide black: lay the image on white paper first.
+            image = composite_on_white(image)
+        if image is not None and image.dtype != np.uint8:
+            image = cv2.convertScaleAbs(image, alpha=255.0 / max(float(image.max()), 1.0))
     if image is None:
         raise CorruptDocument(f"{path.name} is a damaged or truncated {kind.value.upper()} image.")
     if image.ndim == 2:

@@ -1,15 +1,21 @@
-"""Running headers and footers: text that repeats at the same place across pages is set aside."""
+"""Running headers and footers: text in the page margins that a reader skips is set aside."""
 
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
 from dataclasses import replace
 
 from engine.types import Block, BlockKind, PageResult
 
-# Only blocks in the top or bottom band of a page can be furniture.
+# Blocks in the top or bottom tenth of a page may repeat from page to page.
 BAND_SHARE = 0.1
+# Closer to the edge than this, a short block cut off from the text body is a running head.
+MARGIN_SHARE = 0.075
+SIDE_MARGIN_SHARE = 0.1
+# Separated from the body by more than this many body line heights.
+MARGIN_GAP_LINES = 1.5
 _DIGITS = re.compile(r"\d+")
 
 
@@ -26,9 +32,35 @@ def _band(block: Block, page: PageResult) -> str | None:
     return None
 
 
+def _is_page_number(block: Block) -> bool:
+    return _signature(block).strip("-–—() ") in ("#", "page #", "# of #", "page # of #")
+
+
+def _in_margin(block: Block, page: PageResult, body: list[Block]) -> bool:
+    """A short block near the top or bottom edge with a wide gap to the text body, or text
+    running vertically along a side edge."""
+    if block.lines and all(ln.vertical for ln in block.lines):
+        return (block.box.x1 <= page.width * SIDE_MARGIN_SHARE
+                or block.box.x0 >= page.width * (1 - SIDE_MARGIN_SHARE))
+    if len(block.lines) > 2 or not body:
+        return False
+    line_height = statistics.median(ln.box.height for b in body for ln in b.lines) if any(
+        b.lines for b in body) else block.box.height
+    gap_needed = MARGIN_GAP_LINES * line_height
+    if block.box.y1 <= page.height * MARGIN_SHARE:
+        below = [b.box.y0 for b in body if b.box.y0 >= block.box.y1]
+        return not below or min(below) - block.box.y1 > gap_needed
+    if block.box.y0 >= page.height * (1 - MARGIN_SHARE):
+        above = [b.box.y1 for b in body if b.box.y1 <= block.box.y0]
+        return not above or block.box.y0 - max(above) > gap_needed
+    return False
+
+
 def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
-    """Blocks whose masked text recurs in the same band on at least half of the pages (and on
-    two or more) become HEADER / FOOTER blocks; a lone page number in a band is a footer too."""
+    """Headers, footers, page numbers and side notes become HEADER / FOOTER blocks.
+
+    Evidence: masked text recurring in the same band on at least half of the pages (two or
+    more), a lone page number in a band, or a short block isolated in the page margin."""
     counts: Counter[tuple[str, str]] = Counter()
     for page in pages:
         seen = {(band, _signature(b)) for b in page.blocks if (band := _band(b, page))}
@@ -36,14 +68,14 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
     needed = max(2, (len(pages) + 1) // 2)
     result = []
     for page in pages:
+        body = [b for b in page.blocks if _band(b, page) is None]
         blocks = []
         for block in page.blocks:
             band = _band(block, page)
             repeated = band is not None and counts[(band, _signature(block))] >= needed
-            page_number = band is not None and _signature(block).strip("-–— ") in ("#", "page #",
-                                                                                    "# of #")
-            if repeated or page_number:
-                kind = BlockKind.HEADER if band == "top" else BlockKind.FOOTER
+            if repeated or (band is not None and _is_page_number(block)) \
+                    or _in_margin(block, page, body):
+                kind = BlockKind.FOOTER if block.box.center_y > page.height / 2 else BlockKind.HEADER
                 block = replace(block, kind=kind)
             blocks.append(block)
         result.append(replace(page, blocks=tuple(blocks)))

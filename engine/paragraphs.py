@@ -28,11 +28,35 @@ def _size(line: Line) -> float:
     return line.font_size if line.font_size > 0 else line.box.height
 
 
+def merge_fragments(lines: list[Line]) -> list[Line]:
+    """Pieces of one visual line (font changes, superscripts) become one line: they share the
+    line's vertical extent and follow each other with less than a word space of gap."""
+    merged: list[Line] = []
+    for line in sorted(lines, key=lambda ln: (ln.box.x0, ln.box.y0)):
+        for i in range(len(merged) - 1, max(-1, len(merged) - 40), -1):
+            prev = merged[i]
+            if prev.vertical or line.vertical:
+                continue
+            height = max(min(prev.box.height, line.box.height), 1.0)
+            overlap = min(prev.box.y1, line.box.y1) - max(prev.box.y0, line.box.y0)
+            gap = line.box.x0 - prev.box.x1
+            if overlap >= 0.5 * height and -0.2 * height <= gap <= 0.8 * height:
+                big = prev if len(prev.text) >= len(line.text) else line
+                merged[i] = Line(text=prev.text + " " + line.text, box=prev.box.union(line.box),
+                                 score=min(prev.score, line.score), font_size=big.font_size,
+                                 bold=big.bold, vertical=False)
+                break
+        else:
+            merged.append(line)
+    return merged
+
+
 def build_blocks(lines: list[Line]) -> list[Block]:
     """Consecutive lines that touch vertically, overlap horizontally and share a size form a
     block. Lines must be given in top-to-bottom order within their column."""
     if not lines:
         return []
+    lines = merge_fragments(lines)
     body = body_font_size(lines)
     groups: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
@@ -55,8 +79,8 @@ def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
         gap = line.box.y0 - last.box.y1
         if gap > 0.9 * height or gap < -0.5 * height:
             continue
-        # Same size: headings and body text never share a block.
-        if abs(_size(last) - _size(line)) > 0.2 * height:
+        # Same size and weight: headings and body text never share a block.
+        if abs(_size(last) - _size(line)) > 0.2 * height or last.bold != line.bold:
             continue
         overlap = min(last.box.x1, line.box.x1) - max(last.box.x0, line.box.x0)
         if overlap < 0.3 * min(last.box.width, line.box.width):
@@ -97,6 +121,10 @@ def _classify(lines: list[Line], body: float) -> Block:
             and len(lines) <= 3 and any(ch.isalpha() for ch in text)):
         return Block(BlockKind.SECTION_HEADER, box, tuple(lines), text, score,
                      level=2 if size >= 1.6 * body else 3)
+    if (all(ln.bold for ln in lines) and len(lines) <= 2 and len(text) <= 80
+            and any(ch.isalpha() for ch in text) and not text.rstrip().endswith((".", ",", ";"))):
+        # A short, all-bold block set apart from the text is a run-in or side heading.
+        return Block(BlockKind.SECTION_HEADER, box, tuple(lines), text, score, level=3)
     return Block(BlockKind.TEXT, box, tuple(lines), text, score)
 
 

