@@ -74,7 +74,8 @@ class Engine:
                                                        for p in pages for w in p.warnings))
                 if options.output_dir is not None:
                     check_cancel()
-                    outputs = write_outputs(result, Path(options.output_dir), source.stem,
+                    outputs = write_outputs(result, Path(options.output_dir),
+                                            options.output_name or source.stem,
                                             options.write_json)
                     result = _with(result, outputs=outputs)
                 timings = {"export": time.perf_counter() - export_start,

@@ -6,6 +6,7 @@ import argparse
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -50,6 +51,18 @@ def expand_inputs(inputs: list[str]) -> list[Path]:
         else:
             paths.append(path)
     return paths
+
+
+def unique_stems(paths: list[Path]) -> list[str]:
+    """Output names: the input's stem, with -2, -3, ... when two inputs share one."""
+    used: dict[str, int] = {}
+    names = []
+    for path in paths:
+        stem = path.stem
+        count = used.get(stem.lower(), 0) + 1
+        used[stem.lower()] = count
+        names.append(stem if count == 1 else f"{stem}-{count}")
+    return names
 
 
 class PageProgress:
@@ -115,10 +128,11 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
     failed = 0
     pages = 0
     start = time.perf_counter()
-    for path in paths:
+    for path, name in zip(paths, unique_stems(paths)):
         progress = PageProgress(err)
         try:
-            result = engine.convert(path, options, on_event=progress, cancel=cancel)
+            result = engine.convert(path, replace(options, output_name=name), on_event=progress,
+                                    cancel=cancel)
             progress.finish()
             pages += len(result.pages)
         except KeyboardInterrupt:

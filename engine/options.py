@@ -33,6 +33,8 @@ class ConvertOptions:
     dpi: int = DEFAULT_DPI
     max_side_px: int = DEFAULT_MAX_SIDE_PX
     write_json: bool = True
+    output_name: str | None = None
+    """File stem for the outputs; None = the input's stem."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:
