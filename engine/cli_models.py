@@ -90,7 +90,8 @@ def _list(store: ModelStore, as_json: bool, out: TextIO) -> int:
         return EXIT_OK
     print(f"{'ID':<20} {'ROLE':<12} {'SIZE':>9}  {'DEFAULT':<7}  STATE", file=out)
     for row in rows:
-        print(f"{row['id']:<20} {row['role']:<12} {_mib(row['size']):>9}  {'yes' if row['default'] else 'no':<7}  {_state(row)}", file=out)
+        default = "yes" if row["default"] else "no"
+        print(f"{row['id']:<20} {row['role']:<12} {_mib(row['size']):>9}  {default:<7}  {_state(row)}", file=out)
     print(f"\nModel folder: {store.model_dir}", file=out)
     return EXIT_OK
 

@@ -87,7 +87,9 @@ def append_ctc_ids_scores(model: "onnx.ModelProto", source_sha256: str = "") -> 
         axes_name = "paperlens_ctc_class_axis"
         model.graph.initializer.append(helper.make_tensor(axes_name, TensorProto.INT64, [1], [_CLASS_AXIS]))
         nodes.append(
-            helper.make_node("ReduceMax", [probs.name, axes_name], [SCORES_OUTPUT], name="paperlens_ctc_max", keepdims=0)
+            helper.make_node(
+                "ReduceMax", [probs.name, axes_name], [SCORES_OUTPUT], name="paperlens_ctc_max", keepdims=0
+            )
         )
     else:
         nodes.append(

@@ -42,7 +42,11 @@ def merge_fragments(lines: list[Line]) -> list[Line]:
             gap = line.box.x0 - prev.box.x1
             if overlap >= 0.5 * height and -0.2 * height <= gap <= 0.8 * height:
                 big = prev if len(prev.text) >= len(line.text) else line
-                merged[i] = Line(text=prev.text + " " + line.text, box=prev.box.union(line.box),
+                # A drop cap is one tall letter that begins the word beside it.
+                drop_cap = len(prev.text) == 1 and prev.box.height >= 2 * line.box.height
+                joiner = "" if drop_cap else " "
+                merged[i] = Line(text=prev.text + joiner + line.text,
+                                 box=line.box if drop_cap else prev.box.union(line.box),
                                  score=min(prev.score, line.score), font_size=big.font_size,
                                  bold=big.bold, vertical=False)
                 break

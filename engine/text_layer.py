@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -96,10 +97,25 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
             dx, dy = raw.get("dir", (1.0, 0.0))
             # TeX sets double quotes as two single ones; a reader sees one double quote.
             text = text.replace("\u2018\u2018", "\u201c").replace("\u2019\u2019", "\u201d")
+            text = compose_spacing_accents(text)
             lines.append(Line(text=" ".join(text.split()), box=Box(x0, y0, x1, y1).scaled(scale),
                               score=1.0, font_size=float(main["size"]) * scale, bold=bold,
                               vertical=abs(dy) > abs(dx)))
     return lines
+
+
+# TeX builds accented letters from a spacing accent glyph followed by the letter ("J\u00b4an");
+# readers and search need the composed letter ("J\u00e1n").
+_SPACING_ACCENTS = {"\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303", "\u00a8": "\u0308",
+                    "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02da": "\u030a", "\u02d9": "\u0307"}
+_ACCENT_THEN_LETTER = re.compile("([" + "".join(_SPACING_ACCENTS) + "]) ?([A-Za-z\u0131])")
+
+
+def compose_spacing_accents(text: str) -> str:
+    def compose(match: re.Match[str]) -> str:
+        letter = "i" if match.group(2) == "\u0131" else match.group(2)
+        return unicodedata.normalize("NFC", letter + _SPACING_ACCENTS[match.group(1)])
+    return _ACCENT_THEN_LETTER.sub(compose, text)
 
 
 def _join_spans(spans: list[dict]) -> str:

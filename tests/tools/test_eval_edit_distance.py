@@ -18,7 +18,8 @@ def reference_distance(a: str, b: str) -> int:
     for i, char_a in enumerate(a, 1):
         current = [i]
         for j, char_b in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (char_a != char_b)))
+            substitute = previous[j - 1] + (char_a != char_b)
+            current.append(min(previous[j] + 1, current[j - 1] + 1, substitute))
         previous = current
     return previous[-1]
 

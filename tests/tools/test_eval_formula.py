@@ -2,7 +2,12 @@
 
 import pytest
 
-from tools.eval.formula import contains_formula, exact_match, formula_similarity, normalize_latex_tokens
+from tools.eval.formula import (
+    contains_formula,
+    exact_match,
+    formula_similarity,
+    normalize_latex_tokens,
+)
 
 
 def test_identical_and_empty():

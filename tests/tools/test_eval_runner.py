@@ -78,10 +78,8 @@ def test_baseline_comparison_reports_regressions(manifest, tmp_path, capsys):
     baseline = tmp_path / "baseline.json"
     main(["--manifest", str(manifest), "--out", str(baseline)], converter=fake_converter(GOOD))
     capsys.readouterr()
-    code = main(
-        ["--manifest", str(manifest), "--out", str(tmp_path / "now.json"), "--baseline", str(baseline)],
-        converter=fake_converter(WORSE),
-    )
+    argv = ["--manifest", str(manifest), "--out", str(tmp_path / "now.json")]
+    code = main([*argv, "--baseline", str(baseline)], converter=fake_converter(WORSE))
     printed = capsys.readouterr().out
     assert code == 1
     assert "REGRESSION item line: 1.000 -> 0.455 (-0.545)" in printed
@@ -92,18 +90,17 @@ def test_baseline_comparison_reports_regressions(manifest, tmp_path, capsys):
 def test_baseline_without_change_says_no_regressions(manifest, tmp_path, capsys):
     baseline = tmp_path / "baseline.json"
     main(["--manifest", str(manifest), "--out", str(baseline)], converter=fake_converter(GOOD))
-    code = main(
-        ["--manifest", str(manifest), "--out", str(tmp_path / "again.json"), "--baseline", str(baseline),
-         "--ids", "line"],
-        converter=fake_converter(GOOD),
-    )  # fmt: skip
+    argv = ["--manifest", str(manifest), "--out", str(tmp_path / "again.json")]
+    argv += ["--baseline", str(baseline), "--ids", "line"]
+    code = main(argv, converter=fake_converter(GOOD))
     assert code == 0
     assert "no regressions (1 items compared" in capsys.readouterr().out
 
 
 def test_only_filters_by_category(manifest, tmp_path):
     out = tmp_path / "r.json"
-    main(["--manifest", str(manifest), "--out", str(out), "--only", "table"], converter=fake_converter(GOOD))
+    argv = ["--manifest", str(manifest), "--out", str(out), "--only", "table"]
+    main(argv, converter=fake_converter(GOOD))
     assert [item["id"] for item in json.loads(out.read_text())["items"]] == ["page"]
 
 

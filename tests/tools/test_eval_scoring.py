@@ -94,7 +94,8 @@ def test_score_output_dispatches_on_truth_format():
     markdown = score_output("# T\n\nbody", "# T\n\nbody", "markdown")
     assert markdown.primary_metric == "text_similarity"
     assert markdown.metrics["heading_recall"] == 1.0
-    table = score_output("<table><tr><td>1</td></tr></table>", "<table><tr><td>1</td></tr></table>", "html")
+    one_cell = "<table><tr><td>1</td></tr></table>"
+    table = score_output(one_cell, one_cell, "html")
     assert (table.primary_metric, table.primary) == ("teds", 1.0)
     formula = score_output("Result:\n\n$$x^{2}$$\n", "x^2", "latex")
     assert (formula.primary_metric, formula.primary) == ("formula_similarity", 1.0)

@@ -41,7 +41,10 @@ def test_teds_span_change_is_a_full_rename():
 
 
 def test_th_and_implicit_tbody_read_like_td_and_tbody():
-    pred = "<table><tbody><tr><th>a</th><td>b</td></tr><tr><td>cat</td><td>d</td></tr></tbody></table>"
+    pred = (
+        "<table><tbody><tr><th>a</th><td>b</td></tr>"
+        "<tr><td>cat</td><td>d</td></tr></tbody></table>"
+    )
     assert teds(pred, TRUTH) == 1.0
 
 
@@ -50,7 +53,9 @@ def test_tree_edit_distance_insertion_in_the_middle():
         return TableNode("tr", children=[TableNode("td", t) for t in texts])
 
     short = TableNode("table", children=[TableNode("tbody", children=[row("a"), row("c")])])
-    long = TableNode("table", children=[TableNode("tbody", children=[row("a"), row("b"), row("c")])])
+    long = TableNode(
+        "table", children=[TableNode("tbody", children=[row("a"), row("b"), row("c")])]
+    )
     assert tree_edit_distance(short, long) == 2
     assert tree_edit_distance(long, short) == 2
 
@@ -76,7 +81,9 @@ def test_first_table_html_prefers_html_block():
 
 
 def test_html_tables_reads_spans_sections_and_entities():
-    (table,) = html_tables('<table><thead><tr><th rowspan="2">A&amp;B</th><td>c<br>d</td></tr></thead></table>')
+    (table,) = html_tables(
+        '<table><thead><tr><th rowspan="2">A&amp;B</th><td>c<br>d</td></tr></thead></table>'
+    )
     assert table.sections[0].tag == "thead"
     cell = table.sections[0].rows[0][0]
     assert (cell.text, cell.rowspan, cell.is_header_tag) == ("A&B", 2, True)
@@ -85,7 +92,8 @@ def test_html_tables_reads_spans_sections_and_entities():
 
 def test_place_cells_honours_rowspan_and_colspan():
     (table,) = html_tables(
-        '<table><tr><td rowspan="2">L</td><td colspan="2">top</td></tr><tr><td>x</td><td>y</td></tr></table>'
+        '<table><tr><td rowspan="2">L</td><td colspan="2">top</td></tr>'
+        "<tr><td>x</td><td>y</td></tr></table>"
     )
     cells, grid = place_cells(table)
     assert [(c.text, c.row, c.col) for c in cells] == [

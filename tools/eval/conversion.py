@@ -76,7 +76,8 @@ def cli_converter(command: Sequence[str], cwd: Path, timeout_s: float) -> Conver
             if not markdown_path.is_file():
                 written = sorted(p.name for p in Path(outdir).iterdir()) or ["nothing"]
                 raise ConversionError(
-                    f"expected {markdown_path.name} in the output folder, found {', '.join(written)}"
+                    f"expected {markdown_path.name} in the output folder, "
+                    f"found {', '.join(written)}"
                 )
             warnings = tuple(
                 line.strip()

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.eval.olmocr_checks import FactFileError, parse_facts
+from tools.eval.olmocr_checks import FactFileError, olmocr_score
 from tools.eval.scoring import TRUTH_FORMATS
 
 
@@ -30,7 +30,8 @@ class ManifestItem:
 def _item(entry: object, folder: Path, position: int) -> ManifestItem:
     if not isinstance(entry, dict):
         raise ManifestError(f"manifest entry {position} is not an object")
-    missing = [key for key in ("id", "category", "input", "truth", "truth_format") if key not in entry]
+    required = ("id", "category", "input", "truth", "truth_format")
+    missing = [key for key in required if key not in entry]
     if missing:
         raise ManifestError(f"manifest entry {entry.get('id', position)!r} lacks {missing}")
     item_id = str(entry["id"])
@@ -44,12 +45,14 @@ def _item(entry: object, folder: Path, position: int) -> ManifestItem:
             raise ManifestError(f"{item_id}: {label} file {path} does not exist")
     truth = truth_path.read_text(encoding="utf-8")
     if truth_format == "olmocr_tests":
-        # Read the facts now so a broken truth file stops the run before any conversion.
+        # Run the facts once on empty output now, so a malformed fact stops the run before
+        # any conversion rather than in the middle of it.
         try:
-            if not parse_facts(truth.splitlines()):
-                raise ManifestError(f"{item_id}: {truth_path.name} holds no fact")
+            _, total, _ = olmocr_score("", truth.splitlines())
         except FactFileError as error:
             raise ManifestError(f"{item_id}: {truth_path.name}: {error}") from error
+        if total == 0:
+            raise ManifestError(f"{item_id}: {truth_path.name} holds no fact")
     return ManifestItem(
         id=item_id,
         category=str(entry["category"]),
@@ -68,7 +71,9 @@ def load_manifest(path: Path) -> list[ManifestItem]:
     except OSError as error:
         raise ManifestError(f"cannot read manifest {path}: {error.strerror}") from error
     except json.JSONDecodeError as error:
-        raise ManifestError(f"manifest {path} is not JSON: {error.msg} (line {error.lineno})") from error
+        raise ManifestError(
+            f"manifest {path} is not JSON: {error.msg} (line {error.lineno})"
+        ) from error
     if not isinstance(entries, list):
         raise ManifestError(f"manifest {path} must be a JSON list of items")
     items = [_item(entry, path.parent, position) for position, entry in enumerate(entries)]

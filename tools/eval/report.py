@@ -97,8 +97,12 @@ def compare_to_baseline(
     for name, now in now_means.items():
         before = before_means[name]
         if before - now > tolerance:
-            lines.append(f"REGRESSION category {name}: {before:.3f} -> {now:.3f} ({now - before:+.3f})")
+            lines.append(
+                f"REGRESSION category {name}: {before:.3f} -> {now:.3f} ({now - before:+.3f})"
+            )
     unmatched = len(current) - len(shared)
-    scope = f"{len(shared)} items compared" + (f", {unmatched} not in baseline" if unmatched else "")
+    scope = f"{len(shared)} items compared"
+    if unmatched:
+        scope += f", {unmatched} not in baseline"
     verdict = "no regressions" if not lines else f"{len(lines)} regressions"
     return lines, f"{verdict} ({scope}, tolerance {tolerance})"

@@ -64,7 +64,9 @@ def evaluate_item(item: ManifestItem, converter: Converter, keep_dir: Path | Non
         primary_metric = PRIMARY_METRIC[item.truth_format]
         return {**result, "primary_metric": primary_metric, "score": 0.0, "metrics": {}}
     scored = score_output(markdown, item.truth, item.truth_format)
-    result.update(primary_metric=scored.primary_metric, score=scored.primary, metrics=scored.metrics)
+    result.update(
+        primary_metric=scored.primary_metric, score=scored.primary, metrics=scored.metrics
+    )
     if scored.facts:
         result["facts_passed"] = sum(fact.passed for fact in scored.facts)
         result["facts_total"] = len(scored.facts)
@@ -112,7 +114,9 @@ def _parser() -> argparse.ArgumentParser:
         "{outdir}/<input stem>.md (default: paperlens-cli convert {input} -o {outdir})",
     )
     parser.add_argument("--timeout-s", type=float, default=DEFAULT_TIMEOUT_S, help="per item")
-    parser.add_argument("--keep-outputs", type=Path, metavar="DIR", help="save each item's Markdown")
+    parser.add_argument(
+        "--keep-outputs", type=Path, metavar="DIR", help="save each item's Markdown as <id>.md"
+    )
     parser.add_argument("--tolerance", type=float, default=REGRESSION_TOLERANCE)
     return parser
 
@@ -153,7 +157,10 @@ def main(argv: Sequence[str] | None = None, converter: Converter | None = None) 
 
     print(f"evaluating {len(items)} items from {args.manifest} with: {converter_label}")
     results = evaluate(
-        items, converter, args.keep_outputs, on_item=lambda r: print(format_item_line(r), flush=True)
+        items,
+        converter,
+        args.keep_outputs,
+        on_item=lambda result: print(format_item_line(result), flush=True),
     )
     summary = summarise(results)
     print()

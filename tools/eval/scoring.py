@@ -1,4 +1,4 @@
-"""Scores of one tool output against its ground truth: text, line, heading, table, formula, facts."""
+"""Scores of one tool output against its truth: text, lines, headings, tables, formulas, facts."""
 
 from __future__ import annotations
 
