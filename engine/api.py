@@ -90,8 +90,10 @@ class Engine:
         try:
             page = run_page(work, models, check_cancel)
         except (Cancelled, PaperlensError) as exc:
-            # Cancellation and missing models stop the document; they are not page faults.
-            if isinstance(exc, Cancelled) or not _is_page_fault(exc):
+            # Cancellation and missing models stop the document; so does a damaged single
+            # image, which has no other page to save.
+            if isinstance(exc, Cancelled) or not _is_page_fault(exc) \
+                    or not document.kind.is_paged:
                 raise
             page = _failed_page(work, exc)
         except Exception as exc:  # one bad page is a warning, never a failed document

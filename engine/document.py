@@ -141,6 +141,17 @@ class Document:
             return None
         return self._pdf.load_page(page_number - 1)
 
+    def damage(self, page_number: int) -> str | None:
+        """Why a page of a repaired (truncated or damaged) PDF lost its content, or None."""
+        if self._pdf is None or not self._pdf.is_repaired:
+            return None
+        try:
+            if not self._pdf.load_page(page_number - 1).get_contents():
+                return "page content is missing (the file is damaged or truncated)"
+        except Exception as exc:
+            return f"page is damaged ({_short(exc)})"
+        return None
+
     def render(self, page_number: int, dpi: int, max_side_px: int) -> RenderedPage:
         if self._pdf is not None:
             return _render_pdf_page(self._pdf.load_page(page_number - 1), dpi, max_side_px)
@@ -221,9 +232,11 @@ def _load_image_frame(path: Path, kind: InputKind, page_number: int,
                                      flags=cv2.IMREAD_COLOR)
         image = frames[0] if ok and frames else None
     else:
-        # imdecode applies the EXIF orientation, so phone photos come out upright.
         data = np.fromfile(str(path), dtype=np.uint8)
-        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+        # PNG and WebP may carry alpha: decode it and lay the image on white. The other kinds
+        # decode as colour, which applies the EXIF orientation so phone photos come out upright.
+        alpha_capable = kind in (InputKind.PNG, InputKind.WEBP)
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED if alpha_capable else cv2.IMREAD_COLOR)
         if image is not None and image.ndim == 3 and image.shape[2] == 4:
             # Transparent pixels often hide black: lay the image on white paper first.
             image = composite_on_white(image)

@@ -8,14 +8,16 @@ from engine.types import Block, BlockKind, PageResult
 from engine.paragraphs import BULLET_RE
 
 SET_ASIDE = {BlockKind.HEADER, BlockKind.FOOTER}
-_LEADING_SYNTAX = re.compile(r"^(#{1,6}\s|>|\d+\.\s|[-*+]\s)")
+_LEADING_SYMBOL = re.compile(r"^(#{1,6}\s|>|[-*+]\s)")
+_LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(\s)")
 
 
 def escape_text(text: str) -> str:
     """Stop body text from turning into Markdown syntax at the start of a line."""
-    if _LEADING_SYNTAX.match(text):
+    if _LEADING_SYMBOL.match(text):
         return "\\" + text
-    return text
+    # "2023. Revenue grew" is a sentence, not item 2023 of an ordered list.
+    return _LEADING_NUMBER.sub(r"\1\\\2\3", text, count=1)
 
 
 def render_block(block: Block) -> str:

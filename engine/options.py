@@ -55,6 +55,7 @@ def parse_method(value: str) -> TextMethod:
 def parse_page_ranges(spec: str) -> tuple[int, ...]:
     """'1-3,7' -> (1, 2, 3, 7). 1-based, order kept, duplicates dropped."""
     pages: list[int] = []
+    seen: set[int] = set()
     for part in spec.split(","):
         part = part.strip()
         if not part:
@@ -70,7 +71,8 @@ def parse_page_ranges(spec: str) -> tuple[int, ...]:
         if lo < 1 or hi < lo:
             raise InvalidOptions(f"Page range {part!r} is not valid; pages start at 1.")
         for p in range(lo, hi + 1):
-            if p not in pages:
+            if p not in seen:
+                seen.add(p)
                 pages.append(p)
     if not pages:
         raise InvalidOptions(f"Page range {spec!r} selects no page.")

@@ -47,6 +47,9 @@ def render(work: PageWork, models: ModelSet) -> None:
     rendered = work.document.render(work.page_number, work.options.dpi, work.options.max_side_px)
     work.image, work.dpi, work.scale = rendered.image, rendered.dpi, rendered.scale
     work.warnings.extend(rendered.warnings)
+    damage = work.document.damage(work.page_number)
+    if damage:
+        work.warnings.append(damage)
 
 
 def choose_text_source(work: PageWork, models: ModelSet) -> None:

@@ -1,0 +1,66 @@
+"""Shared fixtures: an isolated settings file, and one engine (with the real models) per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from settings import SettingsStore
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# The evaluation documents live beside the checkout, never inside it.
+EVAL_DEV_DIR = REPO_ROOT.parent / "shared" / "eval" / "dev"
+
+# Environment variables that decide where the user's model cache is; everything else about the
+# real environment (a developer's own settings file, overrides) stays out of the tests.
+_MODEL_LOCATION_VARS = ("HOME", "USERPROFILE", "LOCALAPPDATA", "XDG_CACHE_HOME", "PAPERLENS_MODEL_DIR")
+
+
+def isolated_environ() -> dict[str, str]:
+    return {name: os.environ[name] for name in _MODEL_LOCATION_VARS if name in os.environ}
+
+
+def load_isolated_settings(folder: Path):
+    return SettingsStore(path=folder / "settings.json", environ=isolated_environ()).load()
+
+
+@pytest.fixture
+def settings(tmp_path: Path):
+    """Default settings from a fresh file in tmp_path; models resolve to the user's cache."""
+    return load_isolated_settings(tmp_path)
+
+
+def _missing_default_models(loaded) -> list[str]:
+    from engine.model_store import ModelStore
+
+    store = ModelStore(Path(loaded.model.base_dir), loaded.model.index_url)
+    missing = []
+    for role in ("det", "cls", "rec"):
+        spec = store.default_for_role(role)
+        if not store.status(spec.id).installed:
+            missing.append(spec.id)
+    return missing
+
+
+@pytest.fixture(scope="session")
+def engine(tmp_path_factory):
+    """One Engine for the whole session, so the real models are loaded once.
+
+    Tests never fetch models: when the default ones are not in the cache, they are skipped."""
+    from engine.api import Engine
+
+    loaded = load_isolated_settings(tmp_path_factory.mktemp("engine-settings"))
+    missing = _missing_default_models(loaded)
+    if missing:
+        pytest.skip(f"default models not in {loaded.model.base_dir} ({', '.join(missing)}); "
+                    "run `paperlens-cli models fetch` first")
+    return Engine(loaded)
+
+
+@pytest.fixture
+def eval_dev_dir() -> Path:
+    if not EVAL_DEV_DIR.is_dir():
+        pytest.skip(f"evaluation documents not found at {EVAL_DEV_DIR}")
+    return EVAL_DEV_DIR

@@ -1,0 +1,102 @@
+"""engine.imaging: pure geometry and pixel helpers on tiny arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.imaging import composite_on_white, crop_quad, order_quad, resize_to_limits
+
+
+def test_resize_to_limits_grows_short_side_to_min_and_rounds_to_multiple():
+    image = np.zeros((10, 20, 3), dtype=np.uint8)
+    resized, scale_y, scale_x = resize_to_limits(image, min_side=64, max_side=256)
+    assert resized.shape == (64, 128, 3)
+    assert (scale_y, scale_x) == pytest.approx((6.4, 6.4))
+
+
+def test_resize_to_limits_caps_long_side():
+    image = np.zeros((100, 300), dtype=np.uint8)
+    resized, scale_y, scale_x = resize_to_limits(image, min_side=32, max_side=128)
+    height, width = resized.shape
+    assert height % 32 == 0 and width % 32 == 0
+    assert max(height, width) <= 128
+    assert scale_y == pytest.approx(height / 100) and scale_x == pytest.approx(width / 300)
+
+
+def test_resize_to_limits_keeps_an_image_already_in_bounds():
+    image = np.arange(64 * 96, dtype=np.uint8).reshape(64, 96)
+    resized, scale_y, scale_x = resize_to_limits(image, min_side=32, max_side=128)
+    assert resized is image
+    assert (scale_y, scale_x) == (1.0, 1.0)
+
+
+def test_resize_to_limits_never_below_one_multiple():
+    resized, _, _ = resize_to_limits(np.zeros((4, 4), dtype=np.uint8), min_side=1, max_side=8)
+    assert resized.shape == (32, 32)
+
+
+def shoelace(quad: np.ndarray) -> float:
+    x, y = quad[:, 0], quad[:, 1]
+    return float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
+
+
+def test_order_quad_sorts_shuffled_rectangle_clockwise_from_top_left():
+    shuffled = np.array([[30, 10], [2, 12], [2, 3], [30, 1]], dtype=np.float32)
+    ordered = order_quad(shuffled)
+    np.testing.assert_array_equal(ordered, [[2, 3], [30, 1], [30, 10], [2, 12]])
+    assert shoelace(ordered) > 0  # clockwise on screen (y grows downwards)
+
+
+def test_order_quad_slightly_rotated_box():
+    # A text line tilted by ~6 degrees, corners given counter-clockwise from the bottom right.
+    quad = np.array([[102, 20], [100, 0], [0, 10], [2, 30]], dtype=np.float32)
+    np.testing.assert_array_equal(order_quad(quad), [[0, 10], [100, 0], [102, 20], [2, 30]])
+
+
+def gradient_image(height: int, width: int) -> np.ndarray:
+    """Each pixel's value is its x coordinate, so a crop tells where it came from."""
+    return np.tile(np.arange(width, dtype=np.uint8), (height, 1))
+
+
+def test_crop_quad_axis_aligned_is_a_plain_crop():
+    image = gradient_image(20, 40)
+    quad = np.array([[5, 4], [35, 4], [35, 14], [5, 14]], dtype=np.float32)
+    crop = crop_quad(image, quad)
+    assert crop.shape == (10, 30)
+    np.testing.assert_allclose(crop[5], np.arange(5, 35), atol=1)
+
+
+def test_crop_quad_turns_tall_crops_so_their_top_reads_first():
+    image = np.zeros((40, 20), dtype=np.uint8)
+    image[2:6, :] = 255  # a bright band at the top of a vertical line
+    quad = np.array([[5, 2], [15, 2], [15, 32], [5, 32]], dtype=np.float32)
+    crop = crop_quad(image, quad)
+    assert crop.shape == (10, 30)  # 10 wide x 30 tall came out lying down
+    columns = crop.mean(axis=0)
+    assert columns[:3].mean() > 200 and columns[-10:].mean() < 10  # top of the line is at the left
+
+
+def test_crop_quad_keeps_moderately_tall_crops_upright():
+    image = gradient_image(40, 40)
+    quad = np.array([[5, 5], [15, 5], [15, 19], [5, 19]], dtype=np.float32)  # 14 / 10 < 1.5
+    assert crop_quad(image, quad).shape == (14, 10)
+
+
+def test_composite_on_white():
+    rgba = np.zeros((2, 2, 4), dtype=np.uint8)
+    rgba[0, 0] = (10, 20, 30, 255)  # opaque: its own colour
+    rgba[0, 1] = (10, 20, 30, 0)  # transparent: paper
+    rgba[1, 0] = (0, 0, 0, 128)  # half-transparent black: mid grey
+    rgba[1, 1] = (200, 0, 0, 0)
+    out = composite_on_white(rgba)
+    assert out.shape == (2, 2, 3) and out.dtype == np.uint8
+    np.testing.assert_array_equal(out[0, 0], (10, 20, 30))
+    np.testing.assert_array_equal(out[0, 1], (255, 255, 255))
+    assert np.all(np.abs(out[1, 0].astype(int) - 127) <= 1)
+    np.testing.assert_array_equal(out[1, 1], (255, 255, 255))
+
+
+def test_composite_on_white_leaves_three_channels_alone():
+    rgb = np.full((3, 3, 3), 7, dtype=np.uint8)
+    assert composite_on_white(rgb) is rgb

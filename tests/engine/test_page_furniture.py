@@ -1,0 +1,49 @@
+"""engine.page_furniture: running headers and page numbers across pages are set aside."""
+
+from __future__ import annotations
+
+from engine.page_furniture import mark_furniture
+from engine.types import Block, BlockKind, Box, PageResult, TextSource
+
+
+def page(number: int, *blocks: Block) -> PageResult:
+    return PageResult(page_number=number, width=800, height=1000, dpi=96,
+                      text_source=TextSource.TEXT_LAYER, text_source_reason="test", blocks=blocks)
+
+
+def text(value: str, y0: float, y1: float) -> Block:
+    return Block(BlockKind.TEXT, Box(50, y0, 750, y1), text=value)
+
+
+def three_pages() -> list[PageResult]:
+    return [page(n,
+                 text(f"Annual Report 2024 — page {n}", 20, 40),
+                 text(f"Chapter {('One', 'Two', 'Three')[n - 1]}", 60, 90),
+                 text("The same body sentence on every page.", 400, 420),
+                 text(str(n + 10), 960, 980))
+            for n in (1, 2, 3)]
+
+
+def test_repeated_header_and_page_numbers_are_marked():
+    for result in mark_furniture(three_pages()):
+        kinds = [b.kind for b in result.blocks]
+        assert kinds == [BlockKind.HEADER, BlockKind.TEXT, BlockKind.TEXT, BlockKind.FOOTER]
+
+
+def test_block_text_and_boxes_are_kept():
+    before = three_pages()
+    after = mark_furniture(before)
+    for old, new in zip(before, after):
+        assert [b.text for b in old.blocks] == [b.text for b in new.blocks]
+        assert [b.box for b in old.blocks] == [b.box for b in new.blocks]
+        assert new.page_number == old.page_number
+
+
+def test_a_single_page_keeps_its_top_line():
+    (result,) = mark_furniture([page(1, text("Annual Report 2024", 20, 40))])
+    assert result.blocks[0].kind is BlockKind.TEXT
+
+
+def test_a_lone_page_number_is_a_footer_even_on_one_page():
+    (result,) = mark_furniture([page(1, text("- 7 -", 960, 980))])
+    assert result.blocks[0].kind is BlockKind.FOOTER

@@ -1,0 +1,91 @@
+"""engine.paragraphs: lines grouped into paragraphs, list items and headings by geometry."""
+
+from __future__ import annotations
+
+from engine.paragraphs import build_blocks, join_lines
+from engine.types import BlockKind, Box, Line
+
+BODY_PX = 10.0
+
+
+def line(text: str, y0: float, x0: float = 50.0, width: float = 400.0,
+         size: float = BODY_PX) -> Line:
+    return Line(text=text, box=Box(x0, y0, x0 + width, y0 + size * 1.2), font_size=size)
+
+
+def test_join_lines_mends_hyphenated_words():
+    assert join_lines(["the inter-", "national trade"]) == "the international trade"
+
+
+def test_join_lines_keeps_spaces_between_latin_lines_and_skips_blank_ones():
+    assert join_lines(["Hello", "  ", " world "]) == "Hello world"
+
+
+def test_join_lines_joins_cjk_without_space():
+    assert join_lines(["中文文本", "继续下一行"]) == "中文文本继续下一行"
+
+
+def test_join_lines_keeps_a_dash_before_a_capital():
+    assert join_lines(["Paris -", "Berlin"]) == "Paris - Berlin"
+
+
+def test_two_paragraphs_separated_by_a_gap():
+    lines = [
+        line("The first paragraph opens here and", 100),
+        line("continues on a second line that", 114),
+        line("ends on the third.", 128),
+        # A gap of three line heights: a new paragraph.
+        line("The second paragraph follows the", 170),
+        line("gap and has two lines.", 184),
+    ]
+    blocks = build_blocks(lines)
+    assert [b.kind for b in blocks] == [BlockKind.TEXT, BlockKind.TEXT]
+    assert blocks[0].text == ("The first paragraph opens here and continues on a second line "
+                              "that ends on the third.")
+    assert blocks[1].text == "The second paragraph follows the gap and has two lines."
+    assert blocks[0].box == Box(50, 100, 450, 140)
+    assert [len(b.lines) for b in blocks] == [3, 2]
+
+
+def test_bullet_list_splits_into_items():
+    lines = [
+        line("• Apples from the northern orchard", 100),
+        line("picked in October", 114, x0=62),
+        line("• Pears", 128),
+        line("• Plums and damsons", 142),
+    ]
+    blocks = build_blocks(lines)
+    assert [b.kind for b in blocks] == [BlockKind.LIST_ITEM] * 3
+    assert [b.text for b in blocks] == ["• Apples from the northern orchard picked in October",
+                                        "• Pears", "• Plums and damsons"]
+
+
+def test_larger_font_line_becomes_section_header():
+    lines = [
+        line("Introduction", 60, size=18),
+        line("Body text of the section runs across several lines of", 100),
+        line("ordinary size, which sets the body font size for the", 114),
+        line("page and makes the first line stand out.", 128),
+    ]
+    blocks = build_blocks(lines)
+    assert [b.kind for b in blocks] == [BlockKind.SECTION_HEADER, BlockKind.TEXT]
+    assert blocks[0].text == "Introduction"
+    assert blocks[0].level == 2  # 1.8 times the body size
+
+
+def test_slightly_larger_line_is_a_lower_level_header():
+    lines = [line("Methods", 60, size=12.5)] + [
+        line("Body text that is long enough to be the body size", 100 + 14 * i) for i in range(3)]
+    header = build_blocks(lines)[0]
+    assert (header.kind, header.level) == (BlockKind.SECTION_HEADER, 3)
+
+
+def test_block_score_is_the_weakest_line():
+    lines = [Line("sure line of text", Box(0, 0, 200, 12), score=0.99),
+             Line("unsure line of text", Box(0, 14, 200, 26), score=0.61)]
+    (block,) = build_blocks(lines)
+    assert block.score == 0.61
+
+
+def test_no_lines_no_blocks():
+    assert build_blocks([]) == []
