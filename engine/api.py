@@ -36,6 +36,23 @@ class Engine:
                                         self._settings.model.index_url)
             return self._models
 
+    def device_status(self):
+        """The device status for people; reading it decides nothing and probes nothing."""
+        from engine.device_status import DeviceStatus
+
+        model = self._settings.model
+        origin = self._settings.origin("model.onnx_device")
+        status = DeviceStatus(configured=str(model.onnx_device), configured_origin=str(origin))
+        if self._models is not None and self._models.sessions.created():
+            # Sessions exist only on the CPU until a GPU backend is wired into the runtime.
+            status = DeviceStatus(configured=status.configured,
+                                  configured_origin=status.configured_origin, effective="cpu",
+                                  backend="cpu", decided_by="explicit" if str(model.onnx_device)
+                                  == "cpu" else "fallback",
+                                  fallback_reason=None if str(model.onnx_device) == "cpu" else
+                                  "this build runs models on the CPU only")
+        return status
+
     def convert(self, path: str | os.PathLike[str], options: ConvertOptions = ConvertOptions(),
                 on_event: events.EventCallback = events.ignore_event,
                 cancel: threading.Event | None = None) -> DocumentResult:

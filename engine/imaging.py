@@ -25,12 +25,18 @@ def resize_to_limits(image: np.ndarray, min_side: int, max_side: int,
 
 def to_chw_normalized(image: np.ndarray, mean: tuple[float, float, float],
                       std: tuple[float, float, float]) -> np.ndarray:
-    """HWC uint8 -> CHW float32 with (x/255 - mean) / std per channel."""
-    scale = np.float32(1.0 / 255.0)
-    mean_a = np.asarray(mean, dtype=np.float32)
-    inv_std = 1.0 / np.asarray(std, dtype=np.float32)
-    out = (image.astype(np.float32) * scale - mean_a) * inv_std
-    return np.ascontiguousarray(out.transpose(2, 0, 1))
+    """HWC uint8 -> CHW float32 with (x/255 - mean) / std per channel.
+
+    Channel planes are split once, then scaled in place in the channels-first output: no
+    full-size float temporaries and no transposing copy (this runs on every detector input)."""
+    height, width, channels = image.shape
+    out = np.empty((channels, height, width), dtype=np.float32)
+    planes = cv2.split(np.ascontiguousarray(image))
+    for c in range(channels):
+        out[c] = planes[c]
+        out[c] *= np.float32(1.0 / (255.0 * std[c]))
+        out[c] += np.float32(-mean[c] / std[c])
+    return out
 
 
 def order_quad(points: np.ndarray) -> np.ndarray:

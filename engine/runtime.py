@@ -102,6 +102,11 @@ class SessionFactory:
             self._sessions[key] = created
             return created
 
+    def created(self) -> list[SessionInfo]:
+        """What each created session asked for and really got, in creation order."""
+        with self._lock:
+            return [s.info for s in self._sessions.values()]
+
     def cpu_options(self) -> ort.SessionOptions:
         options = ort.SessionOptions()
         options.intra_op_num_threads = self.threads

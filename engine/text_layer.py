@@ -6,6 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+import numpy as np
 import pymupdf
 
 from engine.types import Box, Line
@@ -63,17 +64,16 @@ def image_coverage(page: pymupdf.Page) -> float:
     rects = [r for r in rects if not r.is_empty]
     if not rects or page_rect.is_empty:
         return 0.0
-    if len(rects) == 1:
-        return abs(rects[0]) / abs(page_rect)
-    grid = 64
-    covered = 0
-    for gy in range(grid):
-        y = page_rect.y0 + (gy + 0.5) * page_rect.height / grid
-        for gx in range(grid):
-            x = page_rect.x0 + (gx + 0.5) * page_rect.width / grid
-            if any(r.contains(pymupdf.Point(x, y)) for r in rects):
-                covered += 1
-    return covered / (grid * grid)
+    grid = 128
+    mask = np.zeros((grid, grid), dtype=bool)
+    sx, sy = grid / page_rect.width, grid / page_rect.height
+    for r in rects:
+        x0 = int(round((r.x0 - page_rect.x0) * sx))
+        x1 = int(round((r.x1 - page_rect.x0) * sx))
+        y0 = int(round((r.y0 - page_rect.y0) * sy))
+        y1 = int(round((r.y1 - page_rect.y0) * sy))
+        mask[y0:y1, x0:x1] = True
+    return float(mask.mean())
 
 
 def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:

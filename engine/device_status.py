@@ -1,0 +1,36 @@
+"""What the app tells people about the compute device: configured value, effective device, why."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A snapshot for the CLI's `device status` and the GUI's preferences.
+
+    Reading it never probes hardware: fields the process has not decided yet are None and
+    `decided_by` says "not yet"."""
+
+    configured: str
+    """cpu | gpu | auto, as configured."""
+    configured_origin: str
+    """default | file | env."""
+    effective: str | None = None
+    """cpu | gpu once decided in this process, else None."""
+    backend: str | None = None
+    """cpu | webgpu | dml."""
+    adapter: str | None = None
+    """The GPU's name when one is used."""
+    decided_by: str = "not yet"
+    """not yet | explicit | saved | measured | fallback."""
+    ratio: float | None = None
+    """GPU/CPU median time ratio of the measurement that decided, when measured."""
+    measured_at: str | None = None
+    """ISO date of that measurement."""
+    fallback_reason: str | None = None
+    """Why the CPU is used although a GPU was asked for or considered, in plain words."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
