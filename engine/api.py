@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 from engine import events
 from engine.document import open_document
-from engine.errors import Cancelled, InvalidOptions, OutputNotWritable, PaperlensError
+from engine.content_list import content_list
+from engine.errors import Cancelled, CorruptDocument, InvalidOptions, PaperlensError
+from engine.layout_overlay import LayoutOverlay
 from engine.markdown import render_markdown
 from engine.models import ModelSet
 from engine.options import ConvertOptions
+from engine.output import OutputWriter, check_writable
 from engine.page_furniture import mark_furniture
 from engine.pipeline import PageWork, run_page
 from engine.types import DocumentResult, PageResult, TextSource
@@ -64,46 +66,79 @@ class Engine:
                 raise Cancelled()
 
         started = time.perf_counter()
+        stem = options.output_name or source.stem
         if options.output_dir is not None:
-            _check_writable(Path(options.output_dir))
+            check_writable(Path(options.output_dir))
         models = self.models
         models.set_progress_sink(on_event)
+        writer: OutputWriter | None = None
+        overlay = LayoutOverlay() if options.write_layout_overlay else None
         try:
             with open_document(source, options.password) as document:
                 numbers = _select_pages(options.pages, document.page_count, source.name)
+                if options.output_dir is not None:
+                    writer = OutputWriter(Path(options.output_dir), stem)
                 on_event(events.DocumentStarted(str(source), len(numbers)))
                 pages: list[PageResult] = []
                 for index, number in enumerate(numbers):
                     check_cancel()
-                    page = self._convert_page(document, number, options, models, check_cancel,
-                                              on_event)
+                    work = PageWork(document=document, page_number=number, options=options,
+                                    image_prefix=f"{stem}-p{number}")
+                    page = self._convert_page(work, models, check_cancel, on_event)
+                    if writer is not None:
+                        writer.add_images(work.crops)
+                    if overlay is not None and work.image is not None:
+                        overlay.add_page(work.image, page)
                     pages.append(page)
                     on_event(events.PageDone(str(source), number, index, len(numbers), page,
                                              dict(page.timings_s)))
                 check_cancel()
                 pages = mark_furniture(pages)
                 export_start = time.perf_counter()
-                markdown = render_markdown(pages)
+                markdown = render_markdown(pages, options.table_format, options.keep_furniture)
                 result = DocumentResult(path=str(source), kind=document.kind.value,
                                         page_count=document.page_count, pages=tuple(pages),
                                         markdown=markdown,
                                         warnings=tuple(f"page {p.page_number}: {w}"
                                                        for p in pages for w in p.warnings))
-                if options.output_dir is not None:
+                if writer is not None:
                     check_cancel()
-                    outputs = write_outputs(result, Path(options.output_dir),
-                                            options.output_name or source.stem,
-                                            options.write_json)
-                    result = _with(result, outputs=outputs)
+                    result = _with(result, outputs=self._commit(writer, result, stem, options,
+                                                                overlay))
+                    writer = None
                 timings = {"export": time.perf_counter() - export_start,
                            "total": time.perf_counter() - started}
                 return _with(result, timings_s=timings)
         finally:
             models.set_progress_sink(None)
+            if writer is not None:
+                writer.abort()
+            if overlay is not None:
+                overlay.close()
 
-    def _convert_page(self, document, number: int, options: ConvertOptions, models: ModelSet,
-                      check_cancel, on_event) -> PageResult:
-        work = PageWork(document=document, page_number=number, options=options)
+    @staticmethod
+    def _commit(writer: OutputWriter, result: DocumentResult, stem: str,
+                options: ConvertOptions, overlay: LayoutOverlay | None) -> tuple[str, ...]:
+        payloads: dict[str, bytes] = {}
+        if options.write_json:
+            data = result.to_json()
+            data.pop("markdown", None)
+            payloads[f"{stem}.json"] = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        if options.write_content_list:
+            payloads[f"{stem}_content_list.json"] = json.dumps(
+                content_list(result.pages), ensure_ascii=False, indent=1).encode()
+        staged: tuple[str, ...] = ()
+        if overlay is not None:
+            name = f"{stem}_layout.pdf"
+            overlay.save(str(writer.stage_file(name)))
+            staged = (name,)
+        # The Markdown goes last: once it is visible, everything it links to is in place.
+        payloads[f"{stem}.md"] = result.markdown.encode("utf-8")
+        return writer.commit(payloads, staged)
+
+    def _convert_page(self, work: PageWork, models: ModelSet, check_cancel,
+                      on_event) -> PageResult:
+        document = work.document
         try:
             page = run_page(work, models, check_cancel)
         except (Cancelled, PaperlensError) as exc:
@@ -116,12 +151,11 @@ class Engine:
         except Exception as exc:  # one bad page is a warning, never a failed document
             page = _failed_page(work, exc)
         for warning in page.warnings:
-            on_event(events.Warning(str(document.path), warning, number))
+            on_event(events.Warning(str(document.path), warning, work.page_number))
         return page
 
 
 def _is_page_fault(exc: PaperlensError) -> bool:
-    from engine.errors import CorruptDocument
     return isinstance(exc, CorruptDocument)
 
 
@@ -146,41 +180,3 @@ def _select_pages(pages: tuple[int, ...] | None, count: int, name: str) -> list[
     if outside:
         raise InvalidOptions(f"{name} has {count} page(s); page {outside[0]} does not exist.")
     return list(pages)
-
-
-def _check_writable(folder: Path) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".paperlens-probe-"):
-            pass
-    except OSError as exc:
-        raise OutputNotWritable(f"Cannot write to the output folder {folder}: "
-                                f"{exc.strerror or exc}.") from None
-
-
-def write_outputs(result: DocumentResult, folder: Path, stem: str,
-                  write_json: bool) -> tuple[str, ...]:
-    """Write <stem>.md (and .json) via temp files renamed into place only when all are ready."""
-    payloads = {folder / f"{stem}.md": result.markdown.encode("utf-8")}
-    if write_json:
-        data = result.to_json()
-        data.pop("markdown", None)
-        payloads[folder / f"{stem}.json"] = json.dumps(data, ensure_ascii=False,
-                                                       indent=1).encode("utf-8")
-    temps: list[tuple[Path, Path]] = []
-    try:
-        for target, payload in payloads.items():
-            fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
-            temps.append((Path(tmp), target))
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(payload)
-                fh.flush()
-                os.fsync(fh.fileno())
-        for tmp, target in temps:
-            os.replace(tmp, target)
-    except OSError as exc:
-        for tmp, _ in temps:
-            tmp.unlink(missing_ok=True)
-        raise OutputNotWritable(f"Cannot write the results to {folder}: "
-                                f"{exc.strerror or exc}.") from None
-    return tuple(str(t) for t in payloads)

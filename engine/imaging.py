@@ -79,3 +79,19 @@ def composite_on_white(image: np.ndarray) -> np.ndarray:
     alpha = image[:, :, 3:4].astype(np.float32) / 255.0
     color = image[:, :, :3].astype(np.float32)
     return (color * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
+
+
+def letterbox(image: np.ndarray, size: int, pad_value: int) -> tuple[np.ndarray, float, int, int]:
+    """Fit the image into a `size` x `size` square keeping its aspect ratio, centred on a
+    `pad_value` background. Returns the square, the scale applied and the (x, y) padding, so a
+    point p in the square is (p - pad) / scale in the original image."""
+    height, width = image.shape[:2]
+    scale = size / max(height, width)
+    new_w = min(size, max(1, int(round(width * scale))))
+    new_h = min(size, max(1, int(round(height * scale))))
+    pad_x, pad_y = (size - new_w) // 2, (size - new_h) // 2
+    canvas = np.full((size, size) + image.shape[2:], pad_value, dtype=image.dtype)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    canvas[pad_y:pad_y + new_h, pad_x:pad_x + new_w] = cv2.resize(
+        image, (new_w, new_h), interpolation=interpolation)
+    return canvas, scale, pad_x, pad_y

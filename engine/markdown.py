@@ -1,15 +1,18 @@
-"""Markdown exporter: a DocumentResult's pages as one Markdown text."""
+"""Markdown exporter: a document's pages as one Markdown text."""
 
 from __future__ import annotations
 
+import html as html_lib
 import re
+from html.parser import HTMLParser
 
+from engine.paragraphs import BULLET_RE, join_lines
 from engine.types import Block, BlockKind, PageResult
-from engine.paragraphs import BULLET_RE
 
-SET_ASIDE = {BlockKind.HEADER, BlockKind.FOOTER}
+FURNITURE = {BlockKind.HEADER, BlockKind.FOOTER}
 _LEADING_SYMBOL = re.compile(r"^(#{1,6}\s|>|[-*+]\s)")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(\s)")
+_SENTENCE_END = tuple(".!?:;。！？：；")
 
 
 def escape_text(text: str) -> str:
@@ -20,27 +23,118 @@ def escape_text(text: str) -> str:
     return _LEADING_NUMBER.sub(r"\1\\\2\3", text, count=1)
 
 
-def render_block(block: Block) -> str:
-    if block.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
-        level = max(1, min(6, block.level or (1 if block.kind is BlockKind.TITLE else 2)))
-        return "#" * level + " " + block.text
-    if block.kind is BlockKind.LIST_ITEM:
-        return "- " + BULLET_RE.sub("", block.text, count=1) if _is_bullet(block.text) \
-            else "- " + block.text
-    return escape_text(block.text)
-
-
 def _is_bullet(text: str) -> bool:
     match = BULLET_RE.match(text)
     # Numbered items keep their numbers (they are content); symbols become "- ".
     return bool(match) and not any(ch.isalnum() for ch in match.group(1))
 
 
-def render_markdown(pages: list[PageResult] | tuple[PageResult, ...]) -> str:
-    parts: list[str] = []
+def _comment(text: str) -> str:
+    return "<!-- " + text.replace("--", "- -") + " -->"
+
+
+def render_block(block: Block, table_format: str = "html") -> str:
+    kind = block.kind
+    if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
+        level = max(1, min(6, block.level or (1 if kind is BlockKind.TITLE else 2)))
+        return "#" * level + " " + block.text
+    if kind is BlockKind.LIST_ITEM:
+        if _is_bullet(block.text):
+            return "- " + BULLET_RE.sub("", block.text, count=1)
+        return block.text if BULLET_RE.match(block.text) else "- " + block.text
+    if kind is BlockKind.TABLE:
+        if block.html:
+            if table_format == "markdown":
+                gfm = html_table_to_gfm(block.html)
+                if gfm is not None:
+                    return gfm
+            return block.html
+        parts = [f"![table]({block.image_path})"] if block.image_path else []
+        if block.text:
+            parts.append(escape_text(block.text))
+        return "\n\n".join(parts)
+    if kind is BlockKind.FORMULA:
+        if block.latex:
+            return "$$\n" + block.latex.strip() + "\n$$"
+        parts = [f"![formula]({block.image_path})"] if block.image_path else []
+        if block.text:
+            parts.append(_comment("formula text: " + block.text))
+        return "\n".join(parts)
+    if kind is BlockKind.FIGURE:
+        return f"![figure]({block.image_path})" if block.image_path else ""
+    if kind is BlockKind.CODE:
+        return "```\n" + "\n".join(ln.text for ln in block.lines) + "\n```"
+    return escape_text(block.text)
+
+
+def _continues(previous: Block, block: Block) -> bool:
+    """A paragraph broken by a column or page break: no sentence end, lower-case start."""
+    if previous.kind is not BlockKind.TEXT or block.kind is not BlockKind.TEXT:
+        return False
+    left, right = previous.text.rstrip(), block.text.lstrip()
+    return bool(left and right) and not left.endswith(_SENTENCE_END) and right[0].islower()
+
+
+def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_format: str = "html",
+                    keep_furniture: bool = False) -> str:
+    blocks: list[Block] = []
     for page in pages:
         for block in page.blocks:
-            if block.kind in SET_ASIDE or not block.text.strip():
+            if block.kind in FURNITURE and not keep_furniture:
                 continue
-            parts.append(render_block(block))
+            if blocks and _continues(blocks[-1], block):
+                merged = join_lines([blocks[-1].text, block.text])
+                blocks[-1] = Block(BlockKind.TEXT, blocks[-1].box, blocks[-1].lines + block.lines,
+                                   merged, min(blocks[-1].score, block.score))
+                continue
+            blocks.append(block)
+    parts = [text for b in blocks if (text := render_block(b, table_format).strip())]
     return "\n\n".join(parts) + ("\n" if parts else "")
+
+
+class _TableGrid(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self.merged = False
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            if any(k in ("rowspan", "colspan") and v not in (None, "1") for k, v in attrs):
+                self.merged = True
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            if not self.rows:
+                self.rows.append([])
+            self.rows[-1].append(" ".join("".join(self._cell).split()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def html_table_to_gfm(table_html: str) -> str | None:
+    """A GFM pipe table, or None when cells are merged (pipe tables cannot say so)."""
+    grid = _TableGrid()
+    grid.feed(table_html)
+    rows = [r for r in grid.rows if r]
+    if grid.merged or not rows:
+        return None
+    width = max(len(r) for r in rows)
+
+    def cell(text: str) -> str:
+        return html_lib.unescape(text).replace("|", "\\|")
+
+    lines = []
+    for i, row in enumerate(rows):
+        padded = row + [""] * (width - len(row))
+        lines.append("| " + " | ".join(cell(c) for c in padded) + " |")
+        if i == 0:
+            lines.append("|" + "|".join(" --- " for _ in range(width)) + "|")
+    return "\n".join(lines)

@@ -6,10 +6,13 @@ import threading
 from pathlib import Path
 from typing import Callable
 
+from engine.errors import ModelUnavailable
 from engine.events import ModelDownloadProgress
+from engine.layout import LayoutDetector, LayoutModelKind
 from engine.model_store import ModelStore
 from engine.ocr import PageReader
 from engine.runtime import SessionFactory
+from engine.table import TableRecognizer
 from engine.text_detection import TextDetector
 from engine.text_direction import TextDirectionClassifier
 from engine.text_recognition import TextRecognizer
@@ -26,6 +29,8 @@ class ModelSet:
         self.store = ModelStore(model_dir, index_url, on_progress=self._forward_progress)
         self.sessions = sessions or SessionFactory()
         self._reader: PageReader | None = None
+        self._table: TableRecognizer | None = None
+        self._layout: dict[str, LayoutDetector] = {}
         self._lock = threading.Lock()
 
     def set_progress_sink(self, sink: ProgressSink | None) -> None:
@@ -53,3 +58,28 @@ class ModelSet:
                     TextRecognizer(self._session("rec", rec_path)),
                 )
             return self._reader
+
+    def formula_recognizer(self):
+        """The installed formula model's recogniser, or None while the manifest slot is empty."""
+        spec = self.store.default_for_role("formula")
+        if not spec.file:
+            return None
+        raise ModelUnavailable(f"The manifest names formula model {spec.id!r}, but this version "
+                               "of Paperlens has no recogniser for it; update Paperlens.")
+
+    def layout_detector(self, model_id: str) -> LayoutDetector:
+        """The layout detector for a layout model id of the manifest (e.g. "cdla-picodet")."""
+        with self._lock:
+            detector = self._layout.get(model_id)
+            if detector is None:
+                path = self.store.ensure(model_id)
+                detector = LayoutDetector(self._session("layout", path), LayoutModelKind(model_id))
+                self._layout[model_id] = detector
+            return detector
+
+    def table_recognizer(self) -> TableRecognizer:
+        with self._lock:
+            if self._table is None:
+                path = self.store.ensure(self.store.default_for_role("table").id)
+                self._table = TableRecognizer(self._session("table", path))
+            return self._table

@@ -35,12 +35,25 @@ class ConvertOptions:
     write_json: bool = True
     output_name: str | None = None
     """File stem for the outputs; None = the input's stem."""
+    layout_model: str | None = None
+    """Model id of the layout model; None = paragraphs by geometry only."""
+    table_format: str = "html"
+    """html, or markdown (GFM pipe tables where no cell is merged)."""
+    keep_furniture: bool = False
+    """Keep running headers, footers and page numbers in the Markdown."""
+    write_content_list: bool = True
+    """Write <name>_content_list.json (blocks in reading order, MinerU-style)."""
+    write_layout_overlay: bool = False
+    """Write <name>_layout.pdf with the regions drawn on each page."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:
             raise InvalidOptions(f"DPI {self.dpi} is out of range; use {MIN_DPI} to {MAX_DPI}.")
         if self.max_side_px < 256:
             raise InvalidOptions("The page size cap must be at least 256 pixels.")
+        if self.table_format not in ("html", "markdown"):
+            raise InvalidOptions(f"Unknown table format {self.table_format!r}; use html or "
+                                 "markdown.")
         if not isinstance(self.method, TextMethod):
             object.__setattr__(self, "method", parse_method(str(self.method)))
 

@@ -9,12 +9,15 @@ from typing import Callable
 import numpy as np
 
 from engine.document import Document
+from engine.formula import UNAVAILABLE_WARNING
 from engine.models import ModelSet
 from engine.options import ConvertOptions, TextMethod
-from engine.paragraphs import build_blocks
-from engine.reading_order import order_blocks
+from engine.structure import Region, RegionContent, assemble_page
 from engine.text_layer import assess_text_layer, extract_lines
-from engine.types import Block, Line, PageResult, TextSource
+from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
+
+# Crops get a little margin so strokes on the region's edge are not cut.
+CROP_MARGIN_PX = 4
 
 
 @dataclass
@@ -32,8 +35,43 @@ class PageWork:
     lines: list[Line] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
     rotation: int = 0
+    regions: list[Region] | None = None
+    """Layout regions, or None when layout analysis is off."""
+    content: RegionContent = field(default_factory=RegionContent)
+    crops: dict[str, np.ndarray] = field(default_factory=dict)
+    """Images to write next to the Markdown, by path relative to it."""
+    image_prefix: str = "page"
     warnings: list[str] = field(default_factory=list)
     timings_s: dict[str, float] = field(default_factory=dict)
+
+    def crop(self, box: Box) -> np.ndarray:
+        height, width = self.image.shape[:2]
+        x0 = max(0, int(box.x0) - CROP_MARGIN_PX)
+        y0 = max(0, int(box.y0) - CROP_MARGIN_PX)
+        x1 = min(width, int(np.ceil(box.x1)) + CROP_MARGIN_PX)
+        y1 = min(height, int(np.ceil(box.y1)) + CROP_MARGIN_PX)
+        return np.ascontiguousarray(self.image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)])
+
+    def keep_crop(self, index: int, kind: BlockKind, box: Box) -> str:
+        path = f"images/{self.image_prefix}-{kind.value}{index + 1}.png"
+        self.crops[path] = self.crop(box)
+        self.content.image_paths[index] = path
+        return path
+
+    def region_lines(self, box: Box) -> list[Line]:
+        """Lines mostly inside `box`, moved into the coordinates of its crop."""
+        ox = max(0, int(box.x0) - CROP_MARGIN_PX)
+        oy = max(0, int(box.y0) - CROP_MARGIN_PX)
+        inside = []
+        for line in self.lines:
+            if line.box.area > 0 and line.box.intersection_area(box) / line.box.area >= 0.5:
+                moved = Box(line.box.x0 - ox, line.box.y0 - oy, line.box.x1 - ox, line.box.y1 - oy)
+                inside.append(Line(line.text, moved, line.score, line.font_size, line.bold,
+                                   line.vertical))
+        return inside
+
+    def indices(self, kind: BlockKind) -> list[int]:
+        return [i for i, r in enumerate(self.regions or []) if r.kind is kind]
 
     def result(self) -> PageResult:
         height, width = self.image.shape[:2] if self.image is not None else (0, 0)
@@ -87,8 +125,54 @@ def recognize_text(work: PageWork, models: ModelSet) -> None:
         work.warnings.append("page was upside down; read it turned by 180 degrees")
 
 
+def detect_layout(work: PageWork, models: ModelSet) -> None:
+    if work.options.layout_model is None:
+        return
+    detector = models.layout_detector(work.options.layout_model)
+    work.regions = [Region(r.kind, r.box, r.score) for r in detector.detect(work.image)]
+
+
+def recognize_tables(work: PageWork, models: ModelSet) -> None:
+    tables = work.indices(BlockKind.TABLE)
+    if not tables:
+        return
+    recognizer = models.table_recognizer()
+    for i in tables:
+        box = work.regions[i].box
+        result = recognizer.recognize(work.crop(box), work.region_lines(box))
+        if result.ok:
+            work.content.table_html[i] = result.html
+        else:
+            work.keep_crop(i, BlockKind.TABLE, box)
+            work.warnings.append(f"a table could not be parsed ({result.reason}); kept as an "
+                                 "image with its text")
+
+
+def recognize_formulas(work: PageWork, models: ModelSet) -> None:
+    formulas = work.indices(BlockKind.FORMULA)
+    if not formulas:
+        return
+    recognizer = models.formula_recognizer()
+    latex: list[str | None] = [None] * len(formulas)
+    if recognizer is None:
+        work.warnings.append(UNAVAILABLE_WARNING)
+    else:
+        latex = recognizer.recognize([work.crop(work.regions[i].box) for i in formulas])
+    for i, text in zip(formulas, latex):
+        if text:
+            work.content.latex[i] = text
+        else:
+            # Never lose a formula: without LaTeX it is kept as its image.
+            work.keep_crop(i, BlockKind.FORMULA, work.regions[i].box)
+
+
+def crop_figures(work: PageWork, models: ModelSet) -> None:
+    for i in work.indices(BlockKind.FIGURE):
+        work.keep_crop(i, BlockKind.FIGURE, work.regions[i].box)
+
+
 def assemble_blocks(work: PageWork, models: ModelSet) -> None:
-    work.blocks = order_blocks(build_blocks(work.lines))
+    work.blocks = assemble_page(work.lines, work.regions, work.content)
 
 
 Stage = Callable[[PageWork, ModelSet], None]
@@ -97,6 +181,10 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("render", render),
     ("text_layer", choose_text_source),
     ("ocr", recognize_text),
+    ("layout", detect_layout),
+    ("table", recognize_tables),
+    ("formula", recognize_formulas),
+    ("figures", crop_figures),
     ("blocks", assemble_blocks),
 )
 

@@ -99,6 +99,12 @@ class Block:
     score: float = 1.0
     level: int = 0
     """Heading level for titles and section headers (1 = top)."""
+    html: str = ""
+    """Tables: the recognised table as HTML."""
+    latex: str = ""
+    """Formulas: the recognised LaTeX, when a formula model is installed."""
+    image_path: str = ""
+    """Figures, formulas without a model, unparsed tables: the crop, relative to the .md file."""
 
 
 @dataclass(frozen=True)

@@ -119,7 +119,7 @@ def test_repaired_pdf_keeps_only_readable_text(cheap_engine, tmp_path, out_dir):
             assert f"Page {page} line {line} of the harvest report" in markdown
     for page in range(6, 11):
         assert f"Page {page} line" not in markdown
-    assert folder_files(out_dir) == ["report_cut.json", "report_cut.md"]
+    assert folder_files(out_dir) == ["report_cut.json", "report_cut.md", "report_cut_content_list.json"]
     assert result.page_count == 10
 
 
@@ -212,4 +212,4 @@ def test_folder_of_good_files_via_cli_exits_zero(tmp_path, monkeypatch):
     write_text_pdf(folder / "alpha.pdf", [["Alpha minutes of the meeting"]])
     out = tmp_path / "out"
     assert cli_main(["convert", str(folder), "-o", str(out)]) == 0
-    assert folder_files(out) == ["alpha.json", "alpha.md"]
+    assert folder_files(out) == ["alpha.json", "alpha.md", "alpha_content_list.json"]

@@ -76,7 +76,7 @@ def test_digital_pdf_forced_ocr_and_json_output(engine, eval_dev_dir, tmp_path):
     text = words(result.markdown)
     assert "hyper parameter optimization" in text
     assert "pubtabnet" in text
-    assert folder_files(tmp_path) == ["input.json", "input.md"]
+    assert folder_files(tmp_path) == ["input.json", "input.md", "input_content_list.json"]
 
     data = json.loads((tmp_path / "input.json").read_text(encoding="utf-8"))
     (page,) = data["pages"]

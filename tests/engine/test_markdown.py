@@ -31,7 +31,7 @@ def test_render_markdown_kinds_and_order():
         page(b(BlockKind.TEXT, "   "), b(BlockKind.TEXT, "Second page."), number=2),
     ]
     assert render_markdown(pages) == (
-        "# Harvest report\n\n## Yields\n\nWheat did well.\n\n- Barley\n\n- 3. Oats\n\n"
+        "# Harvest report\n\n## Yields\n\nWheat did well.\n\n- Barley\n\n3. Oats\n\n"
         "Second page.\n")
 
 

@@ -1,0 +1,67 @@
+"""Content list export: the document's blocks in reading order, one flat JSON list (MinerU-style)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.markdown import FURNITURE
+from engine.types import Block, BlockKind, PageResult
+
+# Boxes are given on a 0-1000 grid of the page so they do not depend on the render DPI.
+GRID = 1000
+
+
+def _bbox(block: Block, page: PageResult) -> list[int]:
+    w, h = max(page.width, 1), max(page.height, 1)
+    return [round(block.box.x0 / w * GRID), round(block.box.y0 / h * GRID),
+            round(block.box.x1 / w * GRID), round(block.box.y1 / h * GRID)]
+
+
+def content_list(pages: list[PageResult] | tuple[PageResult, ...]) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for page_idx, page in enumerate(pages):
+        for block in page.blocks:
+            entry = _entry(block)
+            if entry is None:
+                continue
+            entry["bbox"] = _bbox(block, page)
+            entry["page_idx"] = page_idx
+            items.append(entry)
+    _attach_captions(items)
+    return items
+
+
+def _entry(block: Block) -> dict[str, Any] | None:
+    kind = block.kind
+    if kind in FURNITURE:
+        return {"type": "discarded", "sub_type": kind.value, "text": block.text}
+    if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
+        return {"type": "text", "text": block.text, "text_level": block.level or 1}
+    if kind is BlockKind.TABLE:
+        return {"type": "table", "img_path": block.image_path, "table_body": block.html,
+                "text": "" if block.html else block.text, "table_caption": [],
+                "table_footnote": []}
+    if kind is BlockKind.FIGURE:
+        return {"type": "image", "img_path": block.image_path, "image_caption": [],
+                "image_footnote": []}
+    if kind is BlockKind.FORMULA:
+        return {"type": "equation", "text": block.latex or block.text,
+                "text_format": "latex" if block.latex else "ocr", "img_path": block.image_path}
+    if not block.text:
+        return None
+    entry: dict[str, Any] = {"type": "text", "text": block.text}
+    if kind is not BlockKind.TEXT:
+        entry["sub_type"] = kind.value
+    return entry
+
+
+def _attach_captions(items: list[dict[str, Any]]) -> None:
+    """A caption that sits right before or after a table or image is listed with it too."""
+    for i, item in enumerate(items):
+        if item.get("sub_type") != BlockKind.CAPTION.value:
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(items) and items[j]["type"] in ("table", "image"):
+                key = "table_caption" if items[j]["type"] == "table" else "image_caption"
+                items[j][key].append(item["text"])
+                break

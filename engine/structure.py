@@ -1,0 +1,167 @@
+"""Page structure: text lines assigned to layout regions, regions turned into ordered blocks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from engine.paragraphs import build_blocks, join_lines, lines_box
+from engine.reading_order import order_blocks
+from engine.types import Block, BlockKind, Box, Line
+
+# A line belongs to the region that holds most of it; below this share it belongs to none.
+MIN_LINE_SHARE = 0.5
+TEXT_LIKE = {BlockKind.TEXT, BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.LIST_ITEM,
+             BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER,
+             BlockKind.FOOTER, BlockKind.CODE}
+# Region kinds whose own label is more reliable than font-size guesses inside them.
+KEEP_REGION_KIND = {BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.CAPTION,
+                    BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER, BlockKind.FOOTER,
+                    BlockKind.CODE, BlockKind.LIST_ITEM}
+_SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
+
+
+@dataclass(frozen=True)
+class Region:
+    """A layout region as the structure stage needs it (kind, box, score)."""
+
+    kind: BlockKind
+    box: Box
+    score: float = 1.0
+
+
+@dataclass
+class RegionContent:
+    """What the model stages produced for one region, by region index."""
+
+    table_html: dict[int, str] = field(default_factory=dict)
+    latex: dict[int, str] = field(default_factory=dict)
+    image_paths: dict[int, str] = field(default_factory=dict)
+
+
+def line_share_in(line: Box, region: Box) -> float:
+    area = line.area
+    return line.intersection_area(region) / area if area > 0 else 0.0
+
+
+def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[list[Line]], list[Line]]:
+    """Lines per region (largest overlap wins; nested regions: the smaller one) and the lines
+    no region holds, which are kept as text of their own."""
+    per_region: list[list[Line]] = [[] for _ in regions]
+    leftover: list[Line] = []
+    for line in lines:
+        best, best_key = None, None
+        for i, region in enumerate(regions):
+            share = line_share_in(line.box, region.box)
+            if share < MIN_LINE_SHARE:
+                continue
+            key = (round(share, 2), -region.box.area)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        if best is None:
+            leftover.append(line)
+        else:
+            per_region[best].append(line)
+    return per_region, leftover
+
+
+def heading_level(kind: BlockKind, text: str) -> int:
+    """Titles are level 1; section headers 2, or deeper when numbered like 3.1 or 3.1.2."""
+    if kind is BlockKind.TITLE:
+        return 1
+    match = _SECTION_NUMBER.match(text)
+    if match:
+        return min(6, 1 + match.group(1).count(".") + 1)
+    return 2
+
+
+def region_blocks(region: Region, lines: list[Line], index: int,
+                  content: RegionContent) -> list[Block]:
+    """The blocks one region contributes, its text taken from the lines it holds."""
+    ordered = sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0))
+    text = join_lines([ln.text for ln in ordered])
+    image = content.image_paths.get(index, "")
+    if region.kind is BlockKind.TABLE:
+        return [Block(BlockKind.TABLE, region.box, tuple(ordered), text, region.score,
+                      html=content.table_html.get(index, ""), image_path=image)]
+    if region.kind is BlockKind.FORMULA:
+        return [Block(BlockKind.FORMULA, region.box, tuple(ordered), text, region.score,
+                      latex=content.latex.get(index, ""), image_path=image)]
+    if region.kind is BlockKind.FIGURE:
+        # Text inside a figure (axis labels, callouts) stays with the figure in the JSON.
+        return [Block(BlockKind.FIGURE, region.box, tuple(ordered), "", region.score,
+                      image_path=image)]
+    if not lines:
+        return []
+    blocks = build_blocks(lines)
+    if region.kind in KEEP_REGION_KIND:
+        if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
+            # A heading region is one heading, however its lines wrapped.
+            return [Block(region.kind, lines_box(ordered), tuple(ordered), text, region.score,
+                          level=heading_level(region.kind, text))]
+        if region.kind is BlockKind.LIST_ITEM and len(blocks) > 1 and not any(
+                b.kind is BlockKind.LIST_ITEM for b in blocks[1:]):
+            return [Block(BlockKind.LIST_ITEM, lines_box(ordered), tuple(ordered), text,
+                          region.score)]
+        return [replace(b, kind=region.kind) if b.kind is not BlockKind.LIST_ITEM
+                or region.kind is not BlockKind.LIST_ITEM else b for b in blocks]
+    # Inside a text region the layout model's word is final: no font-size headings.
+    return [replace(b, kind=BlockKind.TEXT, level=0)
+            if b.kind in (BlockKind.SECTION_HEADER, BlockKind.TITLE) else b for b in blocks]
+
+
+def place_captions(blocks: list[Block]) -> list[Block]:
+    """Each caption goes next to the nearest table or figure it touches: below a figure, where
+    it was relative to a table. Unmatched captions keep their place."""
+    objects = [b for b in blocks if b.kind in (BlockKind.TABLE, BlockKind.FIGURE)]
+    if not objects:
+        return blocks
+    result = [b for b in blocks if b.kind is not BlockKind.CAPTION]
+    for caption in (b for b in blocks if b.kind is BlockKind.CAPTION):
+        target = _nearest_object(caption, objects)
+        if target is None:
+            # Keep the caption where reading order put it, relative to its neighbours.
+            original = blocks.index(caption)
+            before = [b for b in blocks[:original] if b in result]
+            result.insert(result.index(before[-1]) + 1 if before else 0, caption)
+            continue
+        at = result.index(target)
+        above = caption.box.center_y < target.box.center_y
+        if target.kind is BlockKind.TABLE and above:
+            result.insert(at, caption)
+        else:
+            result.insert(at + 1, caption)
+    return result
+
+
+def _nearest_object(caption: Block, objects: list[Block]) -> Block | None:
+    best, best_gap = None, None
+    for obj in objects:
+        overlap = min(obj.box.x1, caption.box.x1) - max(obj.box.x0, caption.box.x0)
+        if overlap < 0.3 * min(obj.box.width, caption.box.width):
+            continue
+        gap = max(obj.box.y0 - caption.box.y1, caption.box.y0 - obj.box.y1, 0.0)
+        if gap > 4 * max(caption.box.height, 1.0) + 0.05 * obj.box.height:
+            continue
+        if best_gap is None or gap < best_gap:
+            best, best_gap = obj, gap
+    return best
+
+
+def footnotes_last(blocks: list[Block]) -> list[Block]:
+    notes = [b for b in blocks if b.kind is BlockKind.FOOTNOTE]
+    return [b for b in blocks if b.kind is not BlockKind.FOOTNOTE] + notes
+
+
+def assemble_page(lines: list[Line], regions: list[Region] | None,
+                  content: RegionContent | None = None) -> list[Block]:
+    """Blocks of a page in reading order. Without layout regions: paragraphs by geometry."""
+    if regions is None:
+        return order_blocks(build_blocks(lines))
+    content = content or RegionContent()
+    per_region, leftover = assign_lines(lines, regions)
+    blocks: list[Block] = []
+    for i, region in enumerate(regions):
+        blocks.extend(region_blocks(region, per_region[i], i, content))
+    blocks.extend(build_blocks(leftover))
+    return footnotes_last(place_captions(order_blocks(blocks)))
