@@ -14,7 +14,7 @@ from engine import events
 from engine.cli_models import _ProgressDisplay, add_models_parser, run_models
 from engine.document import SUPPORTED_SUFFIXES
 from engine.errors import Cancelled, PaperlensError
-from engine.options import ConvertOptions, parse_method, parse_page_ranges
+from engine.options import ConvertOptions, parse_layout, parse_method, parse_page_ranges
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -35,6 +35,16 @@ def build_parser() -> argparse.ArgumentParser:
                          help="text source per page: auto (text layer when trustworthy), txt, ocr")
     convert.add_argument("--password", help="password of encrypted PDFs")
     convert.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
+    convert.add_argument("--layout", choices=["doclaynet", "cdla", "none"],
+                         help="layout model (default: the model.layout setting); none = "
+                              "paragraphs by geometry only")
+    convert.add_argument("--tables", choices=["html", "markdown"],
+                         help="table output (default: the output.table_format setting); markdown "
+                              "= GFM pipe tables where no cell is merged")
+    convert.add_argument("--keep-furniture", action="store_true",
+                         help="keep running headers, footers and page numbers")
+    convert.add_argument("--layout-pdf", action="store_true",
+                         help="also write <name>_layout.pdf with the regions drawn on each page")
     convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
     add_models_parser(commands)
     return parser
@@ -115,7 +125,10 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
             output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,
             method=parse_method(args.method), password=args.password, dpi=args.dpi,
-            write_json=not args.no_json and settings.output.write_json)
+            write_json=not args.no_json and settings.output.write_json,
+            layout_model=parse_layout(args.layout or str(settings.model.layout)),
+            table_format=args.tables or str(settings.output.table_format),
+            keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf)
     except PaperlensError as exc:
         print(f"error: {exc.message}", file=err)
         return EXIT_USAGE

@@ -35,7 +35,7 @@ class ConvertOptions:
     write_json: bool = True
     output_name: str | None = None
     """File stem for the outputs; None = the input's stem."""
-    layout_model: str | None = None
+    layout_model: str | None = "yolov8n-doclaynet"
     """Model id of the layout model; None = paragraphs by geometry only."""
     table_format: str = "html"
     """html, or markdown (GFM pipe tables where no cell is merged)."""
@@ -56,6 +56,18 @@ class ConvertOptions:
                                  "markdown.")
         if not isinstance(self.method, TextMethod):
             object.__setattr__(self, "method", parse_method(str(self.method)))
+
+
+# The `model.layout` setting's values and the manifest ids of the models they name.
+LAYOUT_MODELS = {"doclaynet": "yolov8n-doclaynet", "cdla": "cdla-picodet", "none": None}
+
+
+def parse_layout(value: str) -> str | None:
+    try:
+        return LAYOUT_MODELS[value]
+    except KeyError:
+        raise InvalidOptions(f"Unknown layout model {value!r}; use "
+                             f"{', '.join(LAYOUT_MODELS)}.") from None
 
 
 def parse_method(value: str) -> TextMethod:

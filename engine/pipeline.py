@@ -172,7 +172,8 @@ def crop_figures(work: PageWork, models: ModelSet) -> None:
 
 
 def assemble_blocks(work: PageWork, models: ModelSet) -> None:
-    work.blocks = assemble_page(work.lines, work.regions, work.content)
+    height, width = work.image.shape[:2]
+    work.blocks = assemble_page(work.lines, work.regions, work.content, float(height * width))
 
 
 Stage = Callable[[PageWork, ModelSet], None]

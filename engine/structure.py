@@ -99,6 +99,10 @@ def region_blocks(region: Region, lines: list[Line], index: int,
             # A heading region is one heading, however its lines wrapped.
             return [Block(region.kind, lines_box(ordered), tuple(ordered), text, region.score,
                           level=heading_level(region.kind, text))]
+        if region.kind in (BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.HEADER,
+                           BlockKind.FOOTER):
+            # One caption or note, even when its first words are set in another font.
+            return [Block(region.kind, lines_box(ordered), tuple(ordered), text, region.score)]
         if region.kind is BlockKind.LIST_ITEM and len(blocks) > 1 and not any(
                 b.kind is BlockKind.LIST_ITEM for b in blocks[1:]):
             return [Block(BlockKind.LIST_ITEM, lines_box(ordered), tuple(ordered), text,
@@ -153,8 +157,14 @@ def footnotes_last(blocks: list[Block]) -> list[Block]:
     return [b for b in blocks if b.kind is not BlockKind.FOOTNOTE] + notes
 
 
+# A "figure" covering this much of the page is the page itself (a poster, a photographed
+# sign, a cropped text line): its text is the content, not a label inside an illustration.
+PAGE_SIZED_FIGURE_SHARE = 0.5
+
+
 def assemble_page(lines: list[Line], regions: list[Region] | None,
-                  content: RegionContent | None = None) -> list[Block]:
+                  content: RegionContent | None = None,
+                  page_area: float | None = None) -> list[Block]:
     """Blocks of a page in reading order. Without layout regions: paragraphs by geometry."""
     if regions is None:
         return order_blocks(build_blocks(lines))
@@ -162,6 +172,10 @@ def assemble_page(lines: list[Line], regions: list[Region] | None,
     per_region, leftover = assign_lines(lines, regions)
     blocks: list[Block] = []
     for i, region in enumerate(regions):
+        if (region.kind is BlockKind.FIGURE and page_area
+                and region.box.area >= PAGE_SIZED_FIGURE_SHARE * page_area):
+            leftover.extend(per_region[i])
+            per_region[i] = []
         blocks.extend(region_blocks(region, per_region[i], i, content))
     blocks.extend(build_blocks(leftover))
     return footnotes_last(place_captions(order_blocks(blocks)))
