@@ -1,0 +1,92 @@
+"""Page structure: lines assigned to regions, captions beside their objects, footnotes last."""
+
+from engine.structure import (Region, RegionContent, assemble_page, assign_lines, heading_level,
+                              place_captions)
+from engine.types import Block, BlockKind, Box, Line
+
+
+def line(text, x0, y0, x1, y1, size=10.0):
+    return Line(text=text, box=Box(x0, y0, x1, y1), font_size=size)
+
+
+def test_lines_go_to_the_region_holding_most_of_them_and_the_rest_are_kept():
+    regions = [Region(BlockKind.TEXT, Box(0, 0, 100, 50)), Region(BlockKind.TABLE, Box(0, 60, 100, 120))]
+    inside_text = line("alpha", 5, 5, 90, 15)
+    inside_table = line("beta", 5, 70, 50, 80)
+    straddling = line("gamma", 5, 45, 90, 65)  # half in each: below the share needed
+    outside = line("delta", 200, 200, 260, 210)
+    per_region, leftover = assign_lines([inside_text, inside_table, straddling, outside], regions)
+    assert per_region == [[inside_text], [inside_table]]
+    assert leftover == [straddling, outside]
+
+
+def test_nested_regions_give_the_line_to_the_smaller_one():
+    regions = [Region(BlockKind.TEXT, Box(0, 0, 500, 500)), Region(BlockKind.CAPTION, Box(0, 0, 120, 30))]
+    caption_line = line("Figure 1. A cat.", 2, 2, 110, 20)
+    per_region, _ = assign_lines([caption_line], regions)
+    assert per_region == [[], [caption_line]]
+
+
+def test_text_outside_every_region_is_never_dropped():
+    regions = [Region(BlockKind.TEXT, Box(0, 0, 100, 30))]
+    blocks = assemble_page([line("kept in region", 2, 2, 90, 12), line("stray words", 0, 300, 80, 312)],
+                           regions)
+    assert [b.text for b in blocks] == ["kept in region", "stray words"]
+
+
+def test_two_columns_with_a_spanning_title_read_column_by_column():
+    regions = [
+        Region(BlockKind.TITLE, Box(0, 0, 400, 30)),
+        Region(BlockKind.TEXT, Box(0, 50, 190, 200)),
+        Region(BlockKind.TEXT, Box(210, 50, 400, 200)),
+    ]
+    lines = [line("A Title", 10, 5, 300, 25, size=20), line("left one", 5, 55, 180, 65),
+             line("left two", 5, 70, 180, 80), line("right one", 215, 55, 390, 65)]
+    blocks = assemble_page(lines, regions)
+    assert [b.kind for b in blocks] == [BlockKind.TITLE, BlockKind.TEXT, BlockKind.TEXT]
+    assert [b.text for b in blocks] == ["A Title", "left one left two", "right one"]
+    assert blocks[0].level == 1
+
+
+def test_table_caption_above_stays_above_and_figure_caption_goes_below():
+    table = Block(BlockKind.TABLE, Box(0, 100, 300, 200), html="<table></table>")
+    table_caption = Block(BlockKind.CAPTION, Box(0, 80, 300, 95), text="Table 1. Yields.")
+    figure = Block(BlockKind.FIGURE, Box(0, 300, 300, 400))
+    figure_caption = Block(BlockKind.CAPTION, Box(0, 405, 300, 420), text="Figure 1. Fields.")
+    ordered = place_captions([figure_caption, table, figure, table_caption])
+    assert ordered == [table_caption, table, figure, figure_caption]
+
+
+def test_footnotes_go_to_the_end_of_the_page():
+    regions = [Region(BlockKind.FOOTNOTE, Box(0, 0, 300, 20)), Region(BlockKind.TEXT, Box(0, 40, 300, 60))]
+    blocks = assemble_page([line("1 A note.", 0, 2, 200, 12), line("Body text.", 0, 42, 200, 52)],
+                           regions)
+    assert [b.kind for b in blocks] == [BlockKind.TEXT, BlockKind.FOOTNOTE]
+
+
+def test_model_results_land_on_their_blocks():
+    regions = [Region(BlockKind.TABLE, Box(0, 0, 100, 100)), Region(BlockKind.FORMULA, Box(0, 120, 100, 150)),
+               Region(BlockKind.FIGURE, Box(0, 200, 100, 300))]
+    content = RegionContent(table_html={0: "<table><tr><td>1</td></tr></table>"},
+                            image_paths={1: "images/p1-formula2.png", 2: "images/p1-figure3.png"})
+    blocks = assemble_page([line("x = 1", 5, 125, 60, 140), line("label", 10, 210, 40, 220)],
+                           regions, content, page_area=1000 * 1000)
+    by_kind = {b.kind: b for b in blocks}
+    assert by_kind[BlockKind.TABLE].html.startswith("<table>")
+    assert by_kind[BlockKind.FORMULA].image_path == "images/p1-formula2.png"
+    assert by_kind[BlockKind.FORMULA].text == "x = 1"
+    assert by_kind[BlockKind.FIGURE].text == "" and by_kind[BlockKind.FIGURE].lines[0].text == "label"
+
+
+def test_a_page_sized_figure_keeps_its_text_as_text():
+    regions = [Region(BlockKind.FIGURE, Box(0, 0, 100, 100))]
+    blocks = assemble_page([line("THE VISION", 10, 10, 90, 20)], regions, page_area=100 * 110)
+    assert [(b.kind, b.text) for b in blocks if b.text] == [(BlockKind.TEXT, "THE VISION")]
+
+
+def test_heading_levels_follow_section_numbers():
+    assert heading_level(BlockKind.TITLE, "Anything") == 1
+    assert heading_level(BlockKind.SECTION_HEADER, "Results") == 2
+    assert heading_level(BlockKind.SECTION_HEADER, "5 Results") == 2
+    assert heading_level(BlockKind.SECTION_HEADER, "5.1 Hyper Parameter Optimization") == 3
+    assert heading_level(BlockKind.SECTION_HEADER, "5.1.2 Details") == 4
