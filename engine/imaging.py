@@ -81,6 +81,23 @@ def composite_on_white(image: np.ndarray) -> np.ndarray:
     return (color * alpha + 255.0 * (1.0 - alpha)).round().astype(np.uint8)
 
 
+def resize_averaging(image: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Resize to width x height; when shrinking 2x or more, first average whole f x f pixel blocks.
+
+    Thin strokes survive as grey instead of vanishing between samples (what INTER_AREA gives),
+    at about a tenth of INTER_AREA's cost for non-integer factors. The last (size mod f) rows and
+    columns, fewer than f pixels, are left out of the averaging step."""
+    src_h, src_w = image.shape[:2]
+    factor = min(src_h // height, src_w // width)
+    if factor >= 2:
+        kept_h, kept_w = src_h - src_h % factor, src_w - src_w % factor
+        image = cv2.resize(image[:kept_h, :kept_w], (kept_w // factor, kept_h // factor),
+                           interpolation=cv2.INTER_AREA)
+    if image.shape[:2] == (height, width):
+        return image
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
 def letterbox(image: np.ndarray, size: int, pad_value: int) -> tuple[np.ndarray, float, int, int]:
     """Fit the image into a `size` x `size` square keeping its aspect ratio, centred on a
     `pad_value` background. Returns the square, the scale applied and the (x, y) padding, so a
@@ -91,7 +108,5 @@ def letterbox(image: np.ndarray, size: int, pad_value: int) -> tuple[np.ndarray,
     new_h = min(size, max(1, int(round(height * scale))))
     pad_x, pad_y = (size - new_w) // 2, (size - new_h) // 2
     canvas = np.full((size, size) + image.shape[2:], pad_value, dtype=image.dtype)
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    canvas[pad_y:pad_y + new_h, pad_x:pad_x + new_w] = cv2.resize(
-        image, (new_w, new_h), interpolation=interpolation)
+    canvas[pad_y:pad_y + new_h, pad_x:pad_x + new_w] = resize_averaging(image, new_w, new_h)
     return canvas, scale, pad_x, pad_y

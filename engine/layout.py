@@ -1,4 +1,4 @@
-"""Page layout: either default layout model behind one interface, returning regions in page pixels."""
+"""Page layout: both default layout models behind one interface, regions in page pixels."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Callable
 
-import cv2
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.imaging import letterbox, to_chw_normalized
+from engine.imaging import letterbox, resize_averaging, to_chw_normalized
 from engine.layout_decode import (
     CDLA_KINDS,
     DOCLAYNET_KINDS,
@@ -77,8 +76,7 @@ def decode_yolo_outputs(outputs: list[np.ndarray], params: LayoutParams) -> Dete
 def prepare_picodet(image_rgb: np.ndarray) -> tuple[np.ndarray, InputFrame]:
     height, width = image_rgb.shape[:2]
     target_h, target_w = PICODET_INPUT_HW
-    interpolation = cv2.INTER_AREA if target_h < height and target_w < width else cv2.INTER_LINEAR
-    resized = cv2.resize(image_rgb, (target_w, target_h), interpolation=interpolation)
+    resized = resize_averaging(image_rgb, target_w, target_h)
     tensor = to_chw_normalized(resized, IMAGENET_MEAN, IMAGENET_STD)[None]
     return tensor, InputFrame(target_w / width, target_h / height)
 
@@ -125,7 +123,8 @@ LAYOUT_MODELS: dict[LayoutModelKind, LayoutModelSpec] = {
 }
 
 
-def class_names_for(metadata: dict[str, str], spec: LayoutModelSpec, model: LayoutModelKind) -> list[str]:
+def class_names_for(metadata: dict[str, str], spec: LayoutModelSpec,
+                    model: LayoutModelKind) -> list[str]:
     """The model's class names (from its metadata when present), each known to the mapping."""
     raw = metadata.get(spec.names_metadata_key)
     names = parse_class_names(raw) if raw else list(spec.default_names)

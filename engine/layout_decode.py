@@ -44,7 +44,6 @@ CDLA_KINDS: dict[str, BlockKind] = {
 # not blocks of their own.
 PART_OF_OBJECT_KINDS = frozenset({BlockKind.TEXT, BlockKind.LIST_ITEM,
                                   BlockKind.SECTION_HEADER, BlockKind.FORMULA})
-OBJECT_KINDS = frozenset({BlockKind.TABLE, BlockKind.FIGURE})
 
 
 @dataclass(frozen=True)
@@ -89,11 +88,12 @@ def parse_class_names(text: str) -> list[str]:
     pairs = re.findall(r"(\d+)\s*:\s*(['\"])(.*?)\2", text)
     if pairs:
         by_id = {int(index): name for index, _, name in pairs}
-        return [by_id[i] for i in range(len(by_id))]
+        return [by_id.get(i, "") for i in range(max(by_id) + 1)]  # a gap is an unknown class
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
-def decode_yolo(output: np.ndarray, score_threshold: float, max_candidates: int = 3000) -> Detections:
+def decode_yolo(output: np.ndarray, score_threshold: float,
+                max_candidates: int = 3000) -> Detections:
     """YOLOv8 head output (1, 4 + classes, anchors): centre x, centre y, width, height in model
     pixels, then one (already activated) score per class. The best class per anchor is kept."""
     rows = output[0]
@@ -141,11 +141,13 @@ def decode_gfl(score_maps: list[np.ndarray], box_dists: list[np.ndarray],
             continue
         centers = anchor_centers(input_hw[0], input_hw[1], stride)[keep]
         distances = distribution_distances(box_dist[0][keep], reg_max) * stride
-        boxes.append(np.concatenate([centers - distances[:, :2], centers + distances[:, 2:]], axis=1))
+        boxes.append(np.concatenate([centers - distances[:, :2], centers + distances[:, 2:]],
+                                    axis=1))
         scores.append(best_score[keep])
         class_ids.append(best[keep])
     if not boxes:
-        return Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+        return Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32),
+                          np.zeros(0, np.int64))
     return Detections(np.concatenate(boxes).astype(np.float32),
                       np.concatenate(scores).astype(np.float32),
                       np.concatenate(class_ids).astype(np.int64))
@@ -183,7 +185,8 @@ def nms_per_class(detections: Detections, iou_threshold: float) -> Detections:
     kept = []
     for class_id in np.unique(detections.class_ids):
         members = np.flatnonzero(detections.class_ids == class_id)
-        kept.append(members[nms(detections.boxes[members], detections.scores[members], iou_threshold)])
+        order = nms(detections.boxes[members], detections.scores[members], iou_threshold)
+        kept.append(members[order])
     if not kept:
         return detections
     index = np.concatenate(kept)
@@ -246,7 +249,10 @@ def clean_overlaps(regions: list[LayoutRegion],
     """Resolve overlaps between regions the models leave after NMS:
     - near-duplicates of different kinds: the higher score stays;
     - a box nested in a larger box of the same kind: the larger stays;
-    - text-like boxes nested in a table or figure: the object stays."""
+    - text-like boxes nested in a table: the table stays (its cells are filled from that text);
+    - text-like boxes nested in a figure: the figure stays unless the text is the more
+      confident of the two. A figure's text ends up in its image, so a doubtful figure drawn
+      around a block of text must not take that text out of the document."""
     ranked = sorted(regions, key=lambda r: -r.score)
     kept: list[LayoutRegion] = []
     for region in ranked:
@@ -260,8 +266,11 @@ def clean_overlaps(regions: list[LayoutRegion],
             if other is region:
                 continue
             same_kind = other.kind == region.kind
-            part_of_object = region.kind in PART_OF_OBJECT_KINDS and other.kind in OBJECT_KINDS
-            if (same_kind or part_of_object) and _nested_in(region.box, other.box, params.nested_share):
+            part_of_object = region.kind in PART_OF_OBJECT_KINDS and (
+                other.kind is BlockKind.TABLE
+                or (other.kind is BlockKind.FIGURE and other.score >= region.score))
+            if (same_kind or part_of_object) and \
+                    _nested_in(region.box, other.box, params.nested_share):
                 dropped.add(i)
                 break
     return [r for i, r in enumerate(kept) if i not in dropped]

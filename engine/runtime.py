@@ -1,4 +1,4 @@
-"""The one place ONNX Runtime sessions are created, reused, run and timed."""
+"""The one place ONNX Runtime sessions are created, reused, run and timed, on the decided device."""
 
 from __future__ import annotations
 
@@ -6,11 +6,16 @@ import os
 import threading
 import time
 from collections import defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import onnxruntime as ort
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.device.selector import DeviceSelector
 
 CPU_PROVIDER = "CPUExecutionProvider"
 
@@ -35,23 +40,73 @@ def physical_core_count() -> int:
     return max(1, logical)
 
 
+# Which roles run on the GPU once a GPU is decided, per backend (DESIGN §5). Roles not listed
+# run on the CPU: small models whose transfers cost more than they gain, or models that
+# produced wrong results on GPU EPs (SLANet-plus).
+GPU_ROLES: dict[str, frozenset[str]] = {
+    "webgpu": frozenset({"layout", "rec", "formula", "table_cell", "det"}),
+    "dml": frozenset({"layout", "rec", "formula", "table_cell"}),
+}
+CPU_ROLES = frozenset({"cls", "seal_det", "table_cls", "table", "orientation"})
+"""Roles that stay on the CPU on every backend (listed so the choice reads as deliberate)."""
+
+
+def runs_on_gpu(role: str, backend: str) -> bool:
+    return role in GPU_ROLES.get(backend, frozenset())
+
+
+@dataclass(frozen=True)
+class RuntimeOptions:
+    """Session settings shared by CPU and GPU sessions, and kept by a CPU fallback."""
+
+    threads: int
+    memory_arena: bool = True
+    memory_pattern: bool = True
+    profile_prefix: str | None = None
+    """Write an ORT profile per session with this file prefix (None: no profiling)."""
+
+    def session_options(self) -> ort.SessionOptions:
+        """Fresh options each call: options that had an EP added must never be reused."""
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.enable_cpu_mem_arena = self.memory_arena
+        options.enable_mem_pattern = self.memory_pattern
+        if self.profile_prefix:
+            options.enable_profiling = True
+            options.profile_file_prefix = self.profile_prefix
+        # Idle sessions must not keep cores busy spinning while Python does post-processing.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3
+        return options
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     role: str
     model_path: str
     requested_device: str
+    """cpu | gpu: what the decision and the role's preset asked for."""
     providers: tuple[str, ...]
     """Providers the session really has, in priority order."""
+    device: str = "cpu"
+    """cpu | gpu: what the session really runs on."""
+    backend: str = "cpu"
+    fallback_reason: str | None = None
+    """Why a session asked for the GPU runs on the CPU."""
 
 
 class ModelSession:
     """A created session plus the clock that accumulates its pure inference time."""
 
     def __init__(self, session: ort.InferenceSession, info: SessionInfo,
-                 clock: "InferenceClock") -> None:
+                 clock: "InferenceClock", lock: threading.RLock | None = None) -> None:
         self._session = session
         self.info = info
         self._clock = clock
+        self._lock = lock
         self.input_names = [i.name for i in session.get_inputs()]
         self.output_names = [o.name for o in session.get_outputs()]
 
@@ -61,9 +116,11 @@ class ModelSession:
 
     def run(self, *inputs: np.ndarray) -> list[np.ndarray]:
         feeds = dict(zip(self.input_names, inputs))
-        start = time.perf_counter()
-        outputs = self._session.run(self.output_names, feeds)
-        self._clock.add(self.info.role, time.perf_counter() - start)
+        with self._lock if self._lock is not None else nullcontext():
+            start = time.perf_counter()
+            outputs = self._session.run(self.output_names, feeds)
+            elapsed = time.perf_counter() - start
+        self._clock.add(self.info.role, elapsed)
         return outputs
 
 
@@ -84,10 +141,17 @@ class InferenceClock:
 
 
 class SessionFactory:
-    """Creates each (role, model file) session once per process and hands out the same one."""
+    """Creates each (role, model file) session once per process and hands out the same one.
 
-    def __init__(self, threads: int | None = None) -> None:
-        self.threads = threads or physical_core_count()
+    With a device selector, the first session asks it for the decision (that is when the
+    device is decided) and GPU roles go to the decided GPU; without one, everything runs on
+    the CPU and nothing GPU-related is imported."""
+
+    def __init__(self, threads: int | None = None, device: "DeviceSelector | None" = None,
+                 options: RuntimeOptions | None = None) -> None:
+        self.options = options or RuntimeOptions(threads=threads or physical_core_count())
+        self.threads = self.options.threads
+        self.device = device
         self.clock = InferenceClock()
         self._sessions: dict[tuple[str, str], ModelSession] = {}
         self._lock = threading.Lock()
@@ -98,7 +162,7 @@ class SessionFactory:
             existing = self._sessions.get(key)
             if existing is not None:
                 return existing
-            created = self._create_cpu(role, model_path)
+            created = self._create(role, Path(model_path))
             self._sessions[key] = created
             return created
 
@@ -108,19 +172,34 @@ class SessionFactory:
             return [s.info for s in self._sessions.values()]
 
     def cpu_options(self) -> ort.SessionOptions:
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Idle sessions must not keep cores busy spinning while Python does post-processing.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        return options
+        return self.options.session_options()
 
-    def _create_cpu(self, role: str, model_path: Path) -> ModelSession:
+    def _create(self, role: str, model_path: Path) -> ModelSession:
+        if self.device is None:
+            return self._create_cpu(role, model_path, "cpu")
+        decision = self.device.decision()
+        if not (decision.on_gpu and runs_on_gpu(role, decision.backend)):
+            return self._create_cpu(role, model_path, "cpu")
+        from engine.device.webgpu import WEBGPU_LOCK, GpuSessionError
+
+        try:
+            session = self.device.gpu_backend().create_session(
+                model_path, self.options.session_options(), decision.target)
+        except GpuSessionError as exc:
+            reason = self.device.gpu_session_failed(role, exc.code, str(exc))
+            return self._create_cpu(role, model_path, "gpu", reason)
+        info = SessionInfo(role=role, model_path=str(model_path), requested_device="gpu",
+                           providers=tuple(session.get_providers()), device="gpu",
+                           backend=decision.backend)
+        self.device.gpu_session_created(role)
+        return ModelSession(session, info, self.clock, WEBGPU_LOCK)
+
+    def _create_cpu(self, role: str, model_path: Path, requested: str,
+                    fallback_reason: str | None = None) -> ModelSession:
+        # Fresh options: ones a GPU provider was added to must not carry it into this session.
         session = ort.InferenceSession(str(model_path), sess_options=self.cpu_options(),
                                        providers=[CPU_PROVIDER])
-        info = SessionInfo(role=role, model_path=str(model_path), requested_device="cpu",
-                           providers=tuple(session.get_providers()))
+        info = SessionInfo(role=role, model_path=str(model_path), requested_device=requested,
+                           providers=tuple(session.get_providers()),
+                           fallback_reason=fallback_reason)
         return ModelSession(session, info, self.clock)

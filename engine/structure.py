@@ -114,6 +114,20 @@ def region_blocks(region: Region, lines: list[Line], index: int,
             if b.kind in (BlockKind.SECTION_HEADER, BlockKind.TITLE) else b for b in blocks]
 
 
+_CAPTION_START = re.compile(r"^\s*(table|tab\.|figure|fig\.|chart|图|表)\s*[\dIVX]", re.IGNORECASE)
+
+
+def label_captions(blocks: list[Block]) -> list[Block]:
+    """Text that starts like a caption ("Table 3.", "Fig. 2") and sits right by a table or
+    figure is its caption, whatever the layout model called it."""
+    objects = [b for b in blocks if b.kind in (BlockKind.TABLE, BlockKind.FIGURE)]
+    if not objects:
+        return blocks
+    return [replace(b, kind=BlockKind.CAPTION)
+            if b.kind is BlockKind.TEXT and _CAPTION_START.match(b.text)
+            and _nearest_object(b, objects) is not None else b for b in blocks]
+
+
 def place_captions(blocks: list[Block]) -> list[Block]:
     """Each caption goes next to the nearest table or figure it touches: below a figure, where
     it was relative to a table. Unmatched captions keep their place."""
@@ -178,4 +192,4 @@ def assemble_page(lines: list[Line], regions: list[Region] | None,
             per_region[i] = []
         blocks.extend(region_blocks(region, per_region[i], i, content))
     blocks.extend(build_blocks(leftover))
-    return footnotes_last(place_captions(order_blocks(blocks)))
+    return footnotes_last(place_captions(label_captions(order_blocks(blocks))))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.imaging import composite_on_white, crop_quad, order_quad, resize_to_limits
+from engine.imaging import (composite_on_white, crop_quad, letterbox, order_quad, resize_averaging,
+                            resize_to_limits)
 
 
 def test_resize_to_limits_grows_short_side_to_min_and_rounds_to_multiple():
@@ -100,3 +101,26 @@ def test_composite_on_white():
 def test_composite_on_white_leaves_three_channels_alone():
     rgb = np.full((3, 3, 3), 7, dtype=np.uint8)
     assert composite_on_white(rgb) is rgb
+
+
+def test_letterbox_centres_the_scaled_image_on_the_pad_value():
+    image = np.full((10, 20, 3), 7, dtype=np.uint8)
+    square, scale, pad_x, pad_y = letterbox(image, 8, 114)
+    assert square.shape == (8, 8, 3) and (scale, pad_x, pad_y) == (0.4, 0, 2)
+    assert (square[:2] == 114).all() and (square[6:] == 114).all()
+    assert (square[2:6] == 7).all()
+
+
+def test_letterbox_of_a_tall_image_pads_left_and_right():
+    square, scale, pad_x, pad_y = letterbox(np.zeros((32, 16), dtype=np.uint8), 16, 255)
+    assert (scale, pad_x, pad_y) == (0.5, 4, 0)
+    assert (square[:, :4] == 255).all() and (square[:, 4:12] == 0).all()
+
+
+def test_resize_averaging_keeps_a_one_pixel_stroke_as_grey():
+    image = np.full((32, 32), 255, dtype=np.uint8)
+    image[:, 12] = 0  # a thin rule that plain bilinear sampling steps over
+    small = resize_averaging(image, 8, 8)
+    assert small.shape == (8, 8)
+    assert small.min() < 220  # averaged into the column, not skipped between samples
+    assert resize_averaging(image, 64, 48).shape == (48, 64)

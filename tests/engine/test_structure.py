@@ -90,3 +90,14 @@ def test_heading_levels_follow_section_numbers():
     assert heading_level(BlockKind.SECTION_HEADER, "5 Results") == 2
     assert heading_level(BlockKind.SECTION_HEADER, "5.1 Hyper Parameter Optimization") == 3
     assert heading_level(BlockKind.SECTION_HEADER, "5.1.2 Details") == 4
+
+
+def test_text_that_starts_like_a_caption_next_to_a_table_is_its_caption():
+    regions = [Region(BlockKind.TEXT, Box(0, 0, 190, 200)), Region(BlockKind.TEXT, Box(210, 0, 400, 200)),
+               Region(BlockKind.TEXT, Box(0, 220, 150, 232)), Region(BlockKind.TABLE, Box(0, 236, 400, 300))]
+    lines = [line("left column", 5, 5, 180, 15), line("right column", 215, 5, 390, 15),
+             line("Table 1. Yields per field.", 2, 221, 140, 231)]
+    blocks = assemble_page(lines, regions, RegionContent(table_html={3: "<table></table>"}))
+    assert [(b.kind, b.text) for b in blocks] == [
+        (BlockKind.TEXT, "left column"), (BlockKind.TEXT, "right column"),
+        (BlockKind.CAPTION, "Table 1. Yields per field."), (BlockKind.TABLE, "")]
