@@ -110,3 +110,14 @@ def letterbox(image: np.ndarray, size: int, pad_value: int) -> tuple[np.ndarray,
     canvas = np.full((size, size) + image.shape[2:], pad_value, dtype=image.dtype)
     canvas[pad_y:pad_y + new_h, pad_x:pad_x + new_w] = resize_averaging(image, new_w, new_h)
     return canvas, scale, pad_x, pad_y
+
+
+def pad_on_white(image: np.ndarray, factor: float) -> tuple[np.ndarray, int, int]:
+    """The image centred on a white canvas `factor` times its size; returns the canvas and the
+    image's (x, y) offset in it."""
+    height, width = image.shape[:2]
+    canvas_h, canvas_w = int(round(height * factor)), int(round(width * factor))
+    canvas = np.full((canvas_h, canvas_w, image.shape[2]), 255, dtype=image.dtype)
+    y, x = (canvas_h - height) // 2, (canvas_w - width) // 2
+    canvas[y:y + height, x:x + width] = image
+    return canvas, x, y

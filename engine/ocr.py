@@ -51,8 +51,12 @@ class PageReader:
         crops = [crop_quad(image, r.quad) for r in regions]
         flipped = [False] * len(crops)
         if self.direction is not None:
-            crops, flipped = self.direction.upright(crops)
+            turned, flipped = self.direction.upright(crops)
         rotated = sum(flipped) >= PAGE_FLIP_SHARE * len(flipped) and len(flipped) > 0
+        if rotated:
+            crops = turned
+        # Otherwise the page is upright and so are its lines: on short lines such as "0.39"
+        # the classifier is sure and wrong often enough that a lone flip does more harm.
         if rotated:
             height, width = image.shape[:2]
             regions = rotate_regions_180(regions, height, width)

@@ -10,6 +10,7 @@ import numpy as np
 
 from engine.document import Document
 from engine.formula import UNAVAILABLE_WARNING
+from engine.imaging import pad_on_white
 from engine.models import ModelSet
 from engine.options import ConvertOptions, TextMethod
 from engine.structure import Region, RegionContent, assemble_page
@@ -18,6 +19,11 @@ from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
 
 # Crops get a little margin so strokes on the region's edge are not cut.
 CROP_MARGIN_PX = 4
+# Image inputs smaller than this (cropped tables, single lines) get a white margin around them
+# for layout analysis: with the crop on a canvas 1.5 times its size all 10 PubTabNet crops of
+# the dev set are found as tables (8 of 10 without).
+SMALL_IMAGE_PX = 1200
+SMALL_IMAGE_MARGIN_FACTOR = 1.5
 
 
 @dataclass
@@ -129,7 +135,18 @@ def detect_layout(work: PageWork, models: ModelSet) -> None:
     if work.options.layout_model is None:
         return
     detector = models.layout_detector(work.options.layout_model)
-    work.regions = [Region(r.kind, r.box, r.score) for r in detector.detect(work.image)]
+    image, ox, oy = work.image, 0, 0
+    if not work.document.kind.is_paged and max(image.shape[:2]) < SMALL_IMAGE_PX:
+        # A cropped table or text line has no page margins; the layout models were trained on
+        # whole pages and miss such crops (2 of 10 PubTabNet crops) unless given some margin.
+        image, ox, oy = pad_on_white(image, SMALL_IMAGE_MARGIN_FACTOR)
+    height, width = work.image.shape[:2]
+    work.regions = []
+    for r in detector.detect(image):
+        box = Box(max(0.0, r.box.x0 - ox), max(0.0, r.box.y0 - oy), min(float(width), r.box.x1 - ox),
+                  min(float(height), r.box.y1 - oy))
+        if box.width > 0 and box.height > 0:
+            work.regions.append(Region(r.kind, box, r.score))
 
 
 def recognize_tables(work: PageWork, models: ModelSet) -> None:
