@@ -11,6 +11,9 @@ BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃\-–*]|\(?\d{1,3}[.)]|
 # A heading is clearly larger than the body text and short.
 HEADING_SIZE_RATIO = 1.15
 HEADING_MAX_CHARS = 120
+# Pieces of one line are at most this many line heights apart: justified text stretches word
+# gaps past one em, while column gutters are wider (and layout regions separate columns anyway).
+MAX_WORD_GAP = 1.5
 
 
 def body_font_size(lines: list[Line]) -> float:
@@ -30,7 +33,7 @@ def _size(line: Line) -> float:
 
 def merge_fragments(lines: list[Line]) -> list[Line]:
     """Pieces of one visual line (font changes, superscripts) become one line: they share the
-    line's vertical extent and follow each other with less than a word space of gap."""
+    line's vertical extent and follow each other with no more than a stretched word space of gap."""
     merged: list[Line] = []
     for line in sorted(lines, key=lambda ln: (ln.box.x0, ln.box.y0)):
         for i in range(len(merged) - 1, max(-1, len(merged) - 40), -1):
@@ -40,7 +43,7 @@ def merge_fragments(lines: list[Line]) -> list[Line]:
             height = max(min(prev.box.height, line.box.height), 1.0)
             overlap = min(prev.box.y1, line.box.y1) - max(prev.box.y0, line.box.y0)
             gap = line.box.x0 - prev.box.x1
-            if overlap >= 0.5 * height and -0.2 * height <= gap <= 0.8 * height:
+            if overlap >= 0.5 * height and -0.2 * height <= gap <= MAX_WORD_GAP * height:
                 big = prev if len(prev.text) >= len(line.text) else line
                 # A drop cap is one tall letter that begins the word beside it.
                 drop_cap = len(prev.text) == 1 and prev.box.height >= 2 * line.box.height

@@ -44,6 +44,25 @@ def line_share_in(line: Box, region: Box) -> float:
     return line.intersection_area(region) / area if area > 0 else 0.0
 
 
+# A text region lying this much inside a larger text region is a fragment of it (the layout
+# model sometimes boxes single words of a justified line).
+NESTED_TEXT_SHARE = 0.6
+
+
+def drop_nested_text(regions: list[Region]) -> list[Region]:
+    """Text-like regions mostly inside a larger text-like region are removed, so the lines they
+    cover stay with the paragraph they belong to."""
+    kept = []
+    for region in regions:
+        inside_larger = region.kind in TEXT_LIKE and region.box.area > 0 and any(
+            other is not region and other.kind in TEXT_LIKE and other.box.area > region.box.area
+            and region.box.intersection_area(other.box) >= NESTED_TEXT_SHARE * region.box.area
+            for other in regions)
+        if not inside_larger:
+            kept.append(region)
+    return kept
+
+
 def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[list[Line]], list[Line]]:
     """Lines per region (largest overlap wins; nested regions: the smaller one) and the lines
     no region holds, which are kept as text of their own."""
@@ -183,6 +202,11 @@ def assemble_page(lines: list[Line], regions: list[Region] | None,
     if regions is None:
         return order_blocks(build_blocks(lines))
     content = content or RegionContent()
+    kept = drop_nested_text(regions)
+    if len(kept) != len(regions):
+        # Region indices key the model results; keep them stable by blanking, not removing.
+        regions = [r if r in kept else Region(BlockKind.TEXT, Box(0, 0, 0, 0), 0.0)
+                   for r in regions]
     per_region, leftover = assign_lines(lines, regions)
     blocks: list[Block] = []
     for i, region in enumerate(regions):
