@@ -105,10 +105,10 @@ def test_text_that_starts_like_a_caption_next_to_a_table_is_its_caption():
 
 def test_word_sized_text_regions_inside_a_paragraph_region_do_not_split_it():
     regions = [Region(BlockKind.TEXT, Box(0, 0, 400, 60)), Region(BlockKind.TEXT, Box(150, 20, 230, 42)),
-               Region(BlockKind.TEXT, Box(240, 20, 330, 42))]
+               Region(BlockKind.TEXT, Box(215, 20, 335, 42))]
     # A justified line that the text layer split into words with wide gaps.
     words = [line("judged", 0, 22, 100, 40), line("simply", 125, 22, 200, 40),
-             line("as", 240, 22, 262, 40), line("entity", 290, 22, 360, 40)]
+             line("as", 220, 22, 242, 40), line("entity", 265, 22, 330, 40)]
     blocks = assemble_page([line("The paper asks whether a firm should be", 0, 2, 400, 20)] + words,
                            regions)
     assert [b.text for b in blocks] == ["The paper asks whether a firm should be judged simply as entity"]
