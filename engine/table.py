@@ -9,15 +9,17 @@ import cv2
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.imaging import to_chw_normalized
+from engine.imaging import composite_on_white, to_chw_normalized
 from engine.runtime import ModelSession
+from engine.table_cells import fill_cells
 from engine.table_structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
-                                    fill_cells, parse_skeleton, quads_to_boxes)
+                                    parse_skeleton, quads_to_boxes)
 from engine.types import Box, Line
 
 # The square the model reads: the crop's longer side is scaled to it, the rest is padding.
 CANVAS_PX = 488
-# ImageNet statistics; the model was trained on BGR planes normalised with these in this order.
+# ImageNet statistics, applied to BGR planes as the model's training pipeline (OpenCV) read
+# them. On grey scans the order makes no difference; on colour tables it follows training.
 TABLE_MEAN = (0.485, 0.456, 0.406)
 TABLE_STD = (0.229, 0.224, 0.225)
 # Below this many pixels a side holds no readable table.
@@ -75,14 +77,12 @@ def prepare_input(crop_rgb: np.ndarray, canvas_px: int = CANVAS_PX
     return tensor, new_w / width, new_h / height
 
 
-def render_html(cells: tuple[TableCell, ...], n_rows: int) -> str:
-    """A `<table>` of `<tr>`/`<td>` rows with rowspan/colspan; head rows in `<thead>`."""
+def render_html(cells: tuple[TableCell, ...], n_rows: int, header_rows: int = 0) -> str:
+    """A `<table>` of `<tr>`/`<td>` rows with rowspan/colspan; the first `header_rows` rows
+    in `<thead>`, the rest in `<tbody>`. Cell text is escaped."""
     by_row: list[list[TableCell]] = [[] for _ in range(n_rows)]
     for cell in cells:
         by_row[cell.row].append(cell)
-    header_rows = 0
-    while header_rows < n_rows and by_row[header_rows] and all(c.header for c in by_row[header_rows]):
-        header_rows += 1
 
     def row_html(row: list[TableCell]) -> str:
         parts = []
@@ -94,8 +94,9 @@ def render_html(cells: tuple[TableCell, ...], n_rows: int) -> str:
 
     head = "".join(row_html(row) for row in by_row[:header_rows])
     body = "".join(row_html(row) for row in by_row[header_rows:])
-    sections = (f"<thead>{head}</thead>" if head else "") + (f"<tbody>{body}</tbody>" if body else "")
-    return f"<table>{sections}</table>"
+    head = f"<thead>{head}</thead>" if head else ""
+    body = f"<tbody>{body}</tbody>" if body else ""
+    return f"<table>{head}{body}</table>"
 
 
 def to_gfm(result: TableResult) -> str | None:
@@ -116,8 +117,9 @@ def assemble(skeleton: Skeleton, boxes: list[Box], texts: list[str], score: floa
     """The parsed grid with its cell boxes and texts as a TableResult (HTML included)."""
     cells = tuple(TableCell(s.row, s.col, s.rowspan, s.colspan, box, text, s.header)
                   for s, box, text in zip(skeleton.cells, boxes, texts))
-    return TableResult(html=render_html(cells, skeleton.n_rows), cells=cells,
-                       n_rows=skeleton.n_rows, n_cols=skeleton.n_cols, score=score, ok=True)
+    table_html = render_html(cells, skeleton.n_rows, skeleton.header_rows)
+    return TableResult(html=table_html, cells=cells, n_rows=skeleton.n_rows,
+                       n_cols=skeleton.n_cols, score=score, ok=True)
 
 
 class TableRecognizer:
@@ -129,12 +131,21 @@ class TableRecognizer:
 
     def recognize(self, crop_rgb: np.ndarray, lines: list[Line]) -> TableResult:
         """`lines` are the crop's text lines in crop pixels (text layer or OCR)."""
+        if crop_rgb.ndim == 2:
+            crop_rgb = np.repeat(crop_rgb[:, :, None], 3, axis=2)
+        elif crop_rgb.shape[2] == 4:
+            crop_rgb = composite_on_white(crop_rgb)
         height, width = crop_rgb.shape[:2]
         if min(height, width) < MIN_SIDE_PX:
             return TableResult.failed(f"table image too small ({width}x{height} px)")
         tensor, scale_x, scale_y = prepare_input(crop_rgb)
         probs, quads = self._split_outputs(self._session.run(tensor))
         decoded = decode_tokens(probs, quads, self.vocabulary)
+        if not decoded.ended:
+            # The model's decoding loop stops at 501 steps (a table of roughly 450 cells);
+            # what it produced is the top of the table only, and the rest would be lost.
+            return TableResult.failed(f"table too large for the table model (stopped after "
+                                      f"{len(probs)} steps)", decoded.score)
         try:
             skeleton = parse_skeleton(decoded.tokens)
         except TableParseError as exc:
