@@ -12,9 +12,11 @@ from typing import TextIO
 
 from engine import events
 from engine.cli_models import _ProgressDisplay, add_models_parser, run_models
+from engine.cli_device import add_device_parser, run_device
 from engine.document import SUPPORTED_SUFFIXES
 from engine.errors import Cancelled, PaperlensError
-from engine.options import ConvertOptions, parse_layout, parse_method, parse_page_ranges
+from engine.options import (options_from_settings, parse_layout, parse_method,
+                            parse_page_ranges)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -24,7 +26,7 @@ EXIT_USAGE = 2
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="paperlens-cli",
                                      description="Turn PDFs and images into Markdown, locally.")
-    commands = parser.add_subparsers(dest="command", metavar="{convert,models}")
+    commands = parser.add_subparsers(dest="command", metavar="{convert,models,device}")
     commands.required = True
     convert = commands.add_parser("convert", help="convert documents to Markdown")
     convert.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders")
@@ -47,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="also write <name>_layout.pdf with the regions drawn on each page")
     convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
     add_models_parser(commands)
+    add_device_parser(commands)
     return parser
 
 
@@ -121,14 +124,16 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
     from engine.api import Engine  # heavy imports only for the command that needs them
 
     try:
-        options = ConvertOptions(
-            output_dir=args.output,
+        flags = {"table_format": args.tables} if args.tables else {}
+        if args.layout:
+            flags["layout_model"] = parse_layout(args.layout)
+        if args.no_json:
+            flags["write_json"] = False
+        options = options_from_settings(
+            settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,
             method=parse_method(args.method), password=args.password, dpi=args.dpi,
-            write_json=not args.no_json and settings.output.write_json,
-            layout_model=parse_layout(args.layout or str(settings.model.layout)),
-            table_format=args.tables or str(settings.output.table_format),
-            keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf)
+            keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf, **flags)
     except PaperlensError as exc:
         print(f"error: {exc.message}", file=err)
         return EXIT_USAGE
@@ -182,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_convert(args, settings, sys.stderr)
     if args.command == "models":
         return run_models(args, settings)
+    if args.command == "device":
+        return run_device(args, settings)
     parser.error(f"unknown command {args.command}")
     return EXIT_USAGE
 

@@ -13,6 +13,7 @@ FURNITURE = {BlockKind.HEADER, BlockKind.FOOTER}
 _LEADING_SYMBOL = re.compile(r"^(#{1,6}\s|>|[-*+]\s)")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(\s)")
 _SENTENCE_END = tuple(".!?:;。！？：；")
+MIN_CONTINUED_WORDS = 4
 
 
 def escape_text(text: str) -> str:
@@ -72,7 +73,10 @@ def _continues(previous: Block, block: Block) -> bool:
     if previous.kind is not BlockKind.TEXT or block.kind is not BlockKind.TEXT:
         return False
     left, right = previous.text.rstrip(), block.text.lstrip()
-    return bool(left and right) and not left.endswith(_SENTENCE_END) and right[0].islower()
+    # A page number or a label is not half a sentence: the first part must end in a word.
+    if len(left.split()) < MIN_CONTINUED_WORDS or not (left[-1].isalpha() or left[-1] in ",-"):
+        return False
+    return bool(right) and not left.endswith(_SENTENCE_END) and right[0].islower()
 
 
 def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_format: str = "html",

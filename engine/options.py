@@ -102,3 +102,14 @@ def parse_page_ranges(spec: str) -> tuple[int, ...]:
     if not pages:
         raise InvalidOptions(f"Page range {spec!r} selects no page.")
     return tuple(pages)
+
+
+def options_from_settings(settings, **overrides) -> ConvertOptions:
+    """The conversion options the user's settings ask for; `overrides` win (CLI flags, dialogs)."""
+    values = dict(
+        write_json=bool(settings.output.write_json),
+        table_format=str(settings.output.table_format),
+        layout_model=parse_layout(str(settings.model.layout)),
+    )
+    values.update(overrides)
+    return ConvertOptions(**values)

@@ -14,6 +14,7 @@ BAND_SHARE = 0.1
 # Closer to the edge than this, a short block cut off from the text body is a running head.
 MARGIN_SHARE = 0.075
 SIDE_MARGIN_SHARE = 0.1
+RUNNING_HEAD_SHARE = 0.13
 # Separated from the body by more than this many body line heights.
 MARGIN_GAP_LINES = 1.5
 _DIGITS = re.compile(r"\d+")
@@ -36,6 +37,22 @@ def _is_page_number(block: Block) -> bool:
     return _signature(block).strip("-–—() ") in ("#", "page #", "# of #", "page # of #")
 
 
+def _near_edge(block: Block, page: PageResult) -> bool:
+    return (block.box.y1 <= page.height * RUNNING_HEAD_SHARE
+            or block.box.y0 >= page.height * (1 - RUNNING_HEAD_SHARE))
+
+
+def _beside_page_number(block: Block, numbers: list[Block], page: PageResult) -> bool:
+    """A short line on the same row as the page number is the running head or foot."""
+    if len(block.lines) > 1 or not _near_edge(block, page):
+        return False
+    for number in numbers:
+        overlap = min(block.box.y1, number.box.y1) - max(block.box.y0, number.box.y0)
+        if number is not block and overlap >= 0.5 * min(block.box.height, number.box.height):
+            return True
+    return False
+
+
 def _in_margin(block: Block, page: PageResult, body: list[Block]) -> bool:
     """A short block near the top or bottom edge with a wide gap to the text body, or text
     running vertically along a side edge."""
@@ -44,9 +61,16 @@ def _in_margin(block: Block, page: PageResult, body: list[Block]) -> bool:
                 or block.box.x0 >= page.width * (1 - SIDE_MARGIN_SHARE))
     if len(block.lines) > 2 or not body:
         return False
-    line_height = statistics.median(ln.box.height for b in body for ln in b.lines) if any(
-        b.lines for b in body) else block.box.height
+    body_lines = [ln for b in body for ln in b.lines]
+    line_height = statistics.median(ln.box.height for ln in body_lines) if body_lines \
+        else block.box.height
     gap_needed = MARGIN_GAP_LINES * line_height
+    small = bool(block.lines) and all(ln.box.height <= 1.1 * line_height for ln in block.lines)
+    if small and block.box.y1 <= page.height * RUNNING_HEAD_SHARE:
+        # Running heads sit a little lower on some layouts; set in body size or smaller (a
+        # title is larger) and cut off from the text below, they are still furniture.
+        below = [b.box.y0 for b in body if b.box.y0 >= block.box.y1 and b is not block]
+        return bool(below) and min(below) - block.box.y1 > gap_needed
     if block.box.y1 <= page.height * MARGIN_SHARE:
         below = [b.box.y0 for b in body if b.box.y0 >= block.box.y1]
         return not below or min(below) - block.box.y1 > gap_needed
@@ -69,11 +93,12 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
     result = []
     for page in pages:
         body = [b for b in page.blocks if _band(b, page) is None]
+        numbers = [b for b in page.blocks if _is_page_number(b) and _near_edge(b, page)]
         blocks = []
         for block in page.blocks:
             band = _band(block, page)
             repeated = band is not None and counts[(band, _signature(block))] >= needed
-            if repeated or (band is not None and _is_page_number(block)) \
+            if repeated or block in numbers or _beside_page_number(block, numbers, page) \
                     or _in_margin(block, page, body):
                 kind = BlockKind.FOOTER if block.box.center_y > page.height / 2 else BlockKind.HEADER
                 block = replace(block, kind=kind)

@@ -56,10 +56,15 @@ def test_figure_then_caption():
 
 
 def test_sentence_continuing_across_a_page_break_is_one_paragraph():
-    md = render_markdown([page(b(BlockKind.TEXT, "The harvest was"),
+    md = render_markdown([page(b(BlockKind.TEXT, "In the north the harvest was"),
                                b(BlockKind.FOOTER, "12")),
                           page(b(BlockKind.TEXT, "late this year."), number=2)])
-    assert md == "The harvest was late this year.\n"
+    assert md == "In the north the harvest was late this year.\n"
+
+
+def test_a_page_number_is_not_the_start_of_a_sentence():
+    md = render_markdown([page(b(BlockKind.TEXT, "9"), b(BlockKind.TEXT, "order to compute it."))])
+    assert md == "9\n\norder to compute it.\n"
 
 
 def test_furniture_kept_on_request():

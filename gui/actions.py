@@ -1,0 +1,130 @@
+"""The main window's actions, with their shortcuts, menus and toolbar."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QSize, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QStyle, QToolBar
+
+from gui.queue_model import JobState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from gui.main_window import MainWindow
+    from gui.queue_model import Job
+
+
+class WindowActions(QObject):
+    def __init__(self, window: "MainWindow") -> None:
+        super().__init__(window)
+        self._window = window
+        style = window.style()
+        icon = style.standardIcon
+        SP = QStyle.StandardPixmap
+
+        def make(name: str, text: str, slot, shortcut=None, tip: str = "", pixmap=None) -> QAction:
+            action = QAction(text, window)
+            action.setObjectName(name)
+            if shortcut is not None:
+                action.setShortcut(QKeySequence(shortcut))
+                action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            if pixmap is not None:
+                action.setIcon(icon(pixmap))
+            shown = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            action.setToolTip(f"{tip or text.replace('&', '')}" + (f" ({shown})" if shown else ""))
+            action.triggered.connect(slot)
+            window.addAction(action)
+            return action
+
+        self.open_files = make("openFiles", self.tr("&Open…"), window.open_files,
+                               QKeySequence.StandardKey.Open, self.tr("Add PDFs and images"),
+                               SP.SP_DialogOpenButton)
+        self.open_folder = make("openFolder", self.tr("Open &Folder…"), window.open_folder,
+                                "Ctrl+Shift+O", self.tr("Add every document in a folder"),
+                                SP.SP_DirOpenIcon)
+        self.export = make("export", self.tr("&Export…"), lambda: window.export_selected(),
+                           "Ctrl+E", self.tr("Save the Markdown, JSON and images to a folder"),
+                           SP.SP_DialogSaveButton)
+        self.open_output = make("openOutput", self.tr("Open Output Fo&lder"),
+                                window.open_output_folder, "Ctrl+Shift+L",
+                                self.tr("Show the selected document's results"),
+                                SP.SP_DirLinkIcon)
+        self.copy_markdown = make("copyMarkdown", self.tr("&Copy Markdown"), window.copy_markdown,
+                                  "Ctrl+Shift+C", self.tr("Copy the Markdown to the clipboard"),
+                                  SP.SP_FileDialogDetailedView)
+        self.cancel = make("cancel", self.tr("Cancel"), window.cancel_selected, "Esc",
+                           self.tr("Stop converting the selected documents"),
+                           SP.SP_BrowserStop)
+        self.cancel_all = make("cancelAll", self.tr("Cancel All"), window.cancel_all,
+                               "Shift+Esc", self.tr("Stop every waiting and running document"))
+        self.retry = make("retry", self.tr("Retry"), window.retry_selected, "Ctrl+R",
+                          self.tr("Convert the failed or cancelled documents again"),
+                          SP.SP_BrowserReload)
+        self.remove = make("remove", self.tr("Remove"), window.remove_selected,
+                           QKeySequence.StandardKey.Delete,
+                           self.tr("Take the selected documents off the list"))
+        self.preferences = make("preferences", self.tr("&Preferences…"), window.show_preferences,
+                                QKeySequence.StandardKey.Preferences,
+                                pixmap=SP.SP_FileDialogInfoView)
+        if self.preferences.shortcut().isEmpty():
+            self.preferences.setShortcut(QKeySequence("Ctrl+,"))
+        self.show_log = make("showLog", self.tr("&Log"), window.show_log, "Ctrl+L",
+                             self.tr("What Paperlens did in this session"))
+        self.about = make("about", self.tr("&About Paperlens"), window.show_about)
+        self.quit = make("quit", self.tr("&Quit"), window.close, QKeySequence.StandardKey.Quit)
+        self.toggle_boxes = window.preview.boxes_toggle
+
+        menus = window.menuBar()
+        file_menu = menus.addMenu(self.tr("&File"))
+        file_menu.addActions([self.open_files, self.open_folder])
+        self.recent_menu = file_menu.addMenu(self.tr("Recent Outputs"))
+        file_menu.addSeparator()
+        file_menu.addActions([self.export, self.open_output, self.copy_markdown])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit)
+        edit_menu = menus.addMenu(self.tr("&Edit"))
+        edit_menu.addAction(self.preferences)
+        queue_menu = menus.addMenu(self.tr("&Queue"))
+        queue_menu.addActions([self.cancel, self.cancel_all, self.retry, self.remove])
+        view_menu = menus.addMenu(self.tr("&View"))
+        view_menu.addAction(self.show_log)
+        help_menu = menus.addMenu(self.tr("&Help"))
+        help_menu.addAction(self.about)
+
+        toolbar = QToolBar(self.tr("Main"), window)
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setMovable(False)
+        toolbar.setIconSize(QSize(20, 20))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.addActions([self.open_files, self.export, self.open_output, self.copy_markdown])
+        toolbar.addSeparator()
+        toolbar.addActions([self.cancel, self.retry])
+        toolbar.addSeparator()
+        toolbar.addAction(self.preferences)
+        window.addToolBar(toolbar)
+
+    def update(self, current: "Job | None", selected: list["Job"], busy: bool) -> None:
+        has_result = current is not None and current.result is not None
+        for action in (self.export, self.copy_markdown):
+            action.setEnabled(has_result)
+        self.open_output.setEnabled(current is not None)
+        self.cancel.setEnabled(any(not j.state.finished for j in selected))
+        self.cancel_all.setEnabled(busy)
+        self.retry.setEnabled(any(j.state in (JobState.FAILED, JobState.CANCELLED)
+                                  for j in selected))
+        self.remove.setEnabled(any(j.state is not JobState.PARSING for j in selected))
+
+    def set_recent(self, paths: list[Path]) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        for path in paths:
+            action = menu.addAction(path.name)
+            action.setToolTip(str(path))
+            action.setStatusTip(str(path))
+            action.triggered.connect(lambda _=False, p=path: self._window.open_recent(p))
+        if paths:
+            menu.addSeparator()
+            menu.addAction(self.tr("Clear"), self._window.clear_recent)
+        menu.setEnabled(bool(paths))

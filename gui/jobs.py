@@ -1,0 +1,243 @@
+"""The job controller: feeds queued documents to the worker one at a time and tracks their state."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Iterable
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from gui.background import run_in_background
+from gui.queue_model import Job, JobState, QueueModel
+from gui.worker import ConversionRequest, EngineFactory, WorkerThread
+from settings import SettingsStore
+
+log = logging.getLogger(__name__)
+
+QUEUED = Qt.ConnectionType.QueuedConnection
+
+
+def expand_inputs(paths: Iterable[Path]) -> list[Path]:
+    """Files as given; folders become the documents inside them (recursively, sorted)."""
+    from engine.document import SUPPORTED_SUFFIXES  # runs on a background thread
+
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES))
+        else:
+            found.append(path)
+    return found
+
+
+class JobController(QObject):
+    """Owns the queue model and the worker thread; the window drives it with plain calls."""
+
+    jobChanged = Signal(int)  # job id: state or progress changed
+    pageArrived = Signal(int, int)  # job id, 0-based position of the page that finished
+    jobFinished = Signal(int)  # job id: done, failed or cancelled
+    passwordNeeded = Signal(int, bool)  # job id, True when a password was given and was wrong
+    downloadProgress = Signal(object)
+    deviceDecided = Signal(object)
+    queueIdle = Signal()
+
+    def __init__(self, store: SettingsStore, engine_factory: EngineFactory | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._store = store
+        self.model = QueueModel(self)
+        self._running: Job | None = None
+        self._stopping = False
+        self.method = "auto"  # where text comes from: auto, txt (text layer) or ocr
+        self._worker_thread = WorkerThread(store, engine_factory)
+        worker = self.worker
+        worker.documentStarted.connect(self._on_started, QUEUED)
+        worker.pageDone.connect(self._on_page_done, QUEUED)
+        worker.warningRaised.connect(self._on_warning, QUEUED)
+        worker.documentFinished.connect(self._on_finished, QUEUED)
+        worker.documentFailed.connect(self._on_failed, QUEUED)
+        worker.documentCancelled.connect(self._on_cancelled, QUEUED)
+        worker.downloadProgress.connect(self.downloadProgress, QUEUED)
+        worker.deviceDecided.connect(self.deviceDecided, QUEUED)
+
+    @property
+    def worker(self):
+        return self._worker_thread.worker
+
+    @property
+    def running(self) -> Job | None:
+        return self._running
+
+    # -- adding -------------------------------------------------------------------------------
+
+    def add_paths(self, paths: Iterable[Path | str]) -> None:
+        """Queue files and folders in the order given."""
+        paths = [Path(p) for p in paths]
+        if any(p.is_dir() for p in paths):
+            run_in_background(lambda: expand_inputs(paths), self._add_files,
+                              lambda error: log.warning("could not list the folder: %s", error))
+        else:
+            self._add_files(paths)
+
+    def _add_files(self, paths: list[Path]) -> None:
+        if self._stopping:
+            return
+        for path in paths:
+            job = self.model.add(path, self._output_dir_for(path))
+            if job is not None:
+                log.info("queued %s", path)
+        self._dispatch()
+
+    def _output_dir_for(self, path: Path) -> Path:
+        folder = self._store.load().output.dir
+        return Path(folder) if folder is not None else path.parent
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def cancel(self, job_id: int) -> None:
+        job = self.model.job(job_id)
+        if job is None or job.state.finished:
+            return
+        job.cancel.set()
+        if job is not self._running:  # waiting jobs stop at once; the running one on its event
+            job.state = JobState.CANCELLED
+            self._changed(job, finished=True)
+
+    def cancel_all(self) -> None:
+        for job in self.model.jobs:
+            self.cancel(job.id)
+
+    def retry(self, job_id: int) -> None:
+        job = self.model.job(job_id)
+        if job is None or job.state not in (JobState.FAILED, JobState.CANCELLED):
+            return
+        job.reset()
+        job.output_dir = self._output_dir_for(job.path)
+        self._changed(job)
+        self._dispatch()
+
+    def remove(self, job_id: int) -> None:
+        job = self.model.job(job_id)
+        if job is not None and job is not self._running:
+            job.cancel.set()
+            self.model.remove(job_id)
+
+    def provide_password(self, job_id: int, password: str | None) -> None:
+        """Answer to passwordNeeded: retry with the password, or give up on the document."""
+        job = self.model.job(job_id)
+        if job is None or job.state is not JobState.NEEDS_PASSWORD:
+            return
+        if password:
+            message = job.message
+            job.reset()
+            job.password = password
+            job.message = message
+            self._changed(job)
+        else:
+            job.state = JobState.FAILED
+            self._changed(job, finished=True)
+        self._dispatch()
+
+    def shutdown(self) -> None:
+        """Cancel everything and stop the worker thread (the window is closing)."""
+        self._stopping = True
+        for job in self.model.jobs:
+            job.cancel.set()
+        self._worker_thread.stop()
+
+    # -- dispatch -----------------------------------------------------------------------------
+
+    def _dispatch(self) -> None:
+        if self._running is not None or self._stopping:
+            return
+        job = self.model.next_waiting()
+        if job is None:
+            self.queueIdle.emit()
+            return
+        self._running = job
+        job.state = JobState.PARSING
+        self._changed(job)
+        log.info("converting %s", job.path)
+        self.worker.convertRequested.emit(ConversionRequest(
+            job_id=job.id, path=str(job.path), output_dir=str(job.output_dir),
+            output_name=job.output_name, password=job.password, cancel=job.cancel,
+            method=self.method))
+
+    def _current(self, job_id: int) -> Job | None:
+        job = self.model.job(job_id)
+        return job if job is not None and job is self._running else None
+
+    def _changed(self, job: Job, finished: bool = False) -> None:
+        self.model.changed(job.id)
+        self.jobChanged.emit(job.id)
+        if finished:
+            self.jobFinished.emit(job.id)
+
+    def _end(self, job: Job) -> None:
+        self._running = None
+        self._changed(job, finished=True)
+        self._dispatch()
+
+    # -- worker signals (UI thread) -----------------------------------------------------------
+
+    @Slot(int, int)
+    def _on_started(self, job_id: int, page_count: int) -> None:
+        job = self._current(job_id)
+        if job is not None:
+            job.page_count = page_count
+            self._changed(job)
+
+    @Slot(int, object)
+    def _on_page_done(self, job_id: int, event) -> None:
+        job = self._current(job_id)
+        if job is None:
+            return
+        job.pages[event.index] = event.result
+        job.pages_done = event.index + 1
+        job.page_count = event.total
+        self._changed(job)
+        self.pageArrived.emit(job_id, event.index)
+
+    @Slot(int, str)
+    def _on_warning(self, job_id: int, message: str) -> None:
+        job = self._current(job_id)
+        if job is not None:
+            job.warnings.append(message)
+            self.model.changed(job_id)
+
+    @Slot(int, object)
+    def _on_finished(self, job_id: int, result) -> None:
+        job = self._current(job_id)
+        if job is None:
+            return
+        job.result = result
+        job.pages = dict(enumerate(result.pages))
+        job.pages_done = job.page_count = len(result.pages)
+        job.state = JobState.DONE
+        self._end(job)
+
+    @Slot(int, str, str)
+    def _on_failed(self, job_id: int, kind: str, message: str) -> None:
+        job = self._current(job_id)
+        if job is None:
+            return
+        job.error_kind, job.message = kind, message
+        if kind in ("PasswordRequired", "WrongPassword") and not self._stopping:
+            job.state = JobState.NEEDS_PASSWORD
+            self._running = None
+            self._changed(job)
+            self.passwordNeeded.emit(job_id, kind == "WrongPassword")
+            self._dispatch()
+            return
+        job.state = JobState.FAILED
+        self._end(job)
+
+    @Slot(int)
+    def _on_cancelled(self, job_id: int) -> None:
+        job = self._current(job_id)
+        if job is None:
+            return
+        job.state = JobState.CANCELLED
+        self._end(job)

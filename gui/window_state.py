@@ -1,0 +1,44 @@
+"""Window geometry, splitter positions and recent outputs, in an INI file beside the settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+STATE_FILE_NAME = "window-state.ini"
+MAX_RECENT = 10
+
+
+class WindowState:
+    """Look-and-place state only; everything that changes behaviour lives in the settings file."""
+
+    def __init__(self, settings_path: Path) -> None:
+        self.path = Path(settings_path).with_name(STATE_FILE_NAME)
+        self._ini = QSettings(str(self.path), QSettings.Format.IniFormat)
+
+    def restore_bytes(self, key: str) -> QByteArray | None:
+        value = self._ini.value(key)
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def save_bytes(self, key: str, value: QByteArray) -> None:
+        self._ini.setValue(key, value)
+
+    def recent_outputs(self) -> list[Path]:
+        value = self._ini.value("recent/outputs", [])
+        if isinstance(value, str):  # QSettings returns a lone entry as a string
+            value = [value]
+        return [Path(v) for v in value or [] if v]
+
+    def add_recent_output(self, markdown: Path) -> list[Path]:
+        recent = [p for p in self.recent_outputs() if p != markdown]
+        recent.insert(0, markdown)
+        recent = recent[:MAX_RECENT]
+        self._ini.setValue("recent/outputs", [str(p) for p in recent])
+        return recent
+
+    def clear_recent_outputs(self) -> None:
+        self._ini.remove("recent/outputs")
+
+    def sync(self) -> None:
+        self._ini.sync()

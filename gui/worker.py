@@ -1,0 +1,207 @@
+"""The conversion worker: a QObject on its own QThread; it owns the Engine and speaks in signals."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
+
+from settings import Settings, SettingsStore
+
+log = logging.getLogger(__name__)
+
+EngineFactory = Callable[[Settings], Any]
+
+
+def default_engine_factory(settings: Settings) -> Any:
+    from engine.api import Engine  # imported on the worker thread, on the first document
+
+    return Engine(settings)
+
+
+@dataclass(frozen=True)
+class ConversionRequest:
+    """One document to convert, as the window hands it to the worker (no Qt types inside)."""
+
+    job_id: int
+    path: str
+    output_dir: str
+    output_name: str
+    password: str | None
+    cancel: threading.Event
+    method: str = "auto"
+
+
+class ConversionWorker(QObject):
+    """Converts one document at a time; every engine event becomes a signal.
+
+    Lives on the worker thread. The window talks to it only through `convertRequested`
+    (queued) and the request's cancel event; it answers only through the signals below."""
+
+    convertRequested = Signal(object)
+    documentStarted = Signal(int, int)  # job id, pages to process
+    pageDone = Signal(int, object)  # job id, engine.events.PageDone
+    warningRaised = Signal(int, str)  # job id, message
+    downloadProgress = Signal(object)  # engine.events.ModelDownloadProgress
+    deviceDecided = Signal(object)  # engine.events.DeviceDecided
+    documentFinished = Signal(int, object)  # job id, engine.types.DocumentResult
+    documentFailed = Signal(int, str, str)  # job id, error type name, one-line message
+    documentCancelled = Signal(int)
+    engineCreated = Signal()
+
+    def __init__(self, store: SettingsStore, engine_factory: EngineFactory | None = None) -> None:
+        super().__init__()
+        self._store = store
+        self._factory = engine_factory or default_engine_factory
+        self._engine: Any = None
+        self._engine_key: tuple | None = None
+        self._lock = threading.Lock()
+        self._generation = 0
+        self.convertRequested.connect(self._convert, Qt.ConnectionType.QueuedConnection)
+
+    # -- thread-safe, callable from the window --------------------------------------------------
+
+    @property
+    def engine(self) -> Any:
+        """The current Engine, or None before the first document."""
+        with self._lock:
+            return self._engine
+
+    def forget_engine(self) -> None:
+        """Start from a fresh Engine on the next document, so its device is decided again."""
+        with self._lock:
+            self._generation += 1
+            self._engine = None  # a document still running keeps its own reference
+            self._engine_key = None
+
+    def device_status(self) -> Any:
+        """The engine's device status; reading it decides and loads nothing.
+
+        Called on a background thread. Without an Engine yet, a throwaway one (cheap: it loads
+        no model and probes nothing) answers for the current settings."""
+        settings = self._store.load()
+        with self._lock:
+            current = self._engine_key == self._key(settings)
+            engine = self._engine if current else None
+        if engine is None:
+            engine = self._factory(settings)
+        return engine.device_status()
+
+    def _key(self, settings: Settings) -> tuple:
+        """What an Engine is built from: a change means a new Engine for the next document."""
+        model = settings.model
+        return (model.onnx_device, model.base_dir, model.index_url, self._generation)
+
+    # -- worker thread ------------------------------------------------------------------------
+
+    @Slot(object)
+    def _convert(self, request: ConversionRequest) -> None:
+        from engine import events
+        from engine.errors import Cancelled, PaperlensError
+
+        lower_thread_priority()
+        if request.cancel.is_set():
+            self.documentCancelled.emit(request.job_id)
+            return
+        started = time.perf_counter()
+        try:
+            settings = self._store.load()
+            engine = self._engine_for(settings)
+            options = self._options(settings, request)
+
+            def on_event(event: Any) -> None:
+                if isinstance(event, events.DocumentStarted):
+                    self.documentStarted.emit(request.job_id, event.page_count)
+                elif isinstance(event, events.PageDone):
+                    self.pageDone.emit(request.job_id, event)
+                elif isinstance(event, events.Warning):
+                    self.warningRaised.emit(request.job_id, event.message)
+                elif isinstance(event, events.ModelDownloadProgress):
+                    self.downloadProgress.emit(event)
+                elif isinstance(event, events.DeviceDecided):
+                    self.deviceDecided.emit(event)
+
+            result = engine.convert(request.path, options, on_event=on_event,
+                                    cancel=request.cancel)
+        except Cancelled:
+            log.info("%s: cancelled", request.path)
+            self.documentCancelled.emit(request.job_id)
+        except PaperlensError as error:
+            log.warning("%s: %s", request.path, error.message)
+            self.documentFailed.emit(request.job_id, type(error).__name__, error.message)
+        except Exception as error:  # a bug must not kill the worker: the queue goes on
+            log.exception("%s: unexpected error", request.path)
+            self.documentFailed.emit(request.job_id, type(error).__name__,
+                                     f"{type(error).__name__}: {error}")
+        else:
+            log.info("%s: %d page(s) in %.1f s", request.path, len(result.pages),
+                     time.perf_counter() - started)
+            self.documentFinished.emit(request.job_id, result)
+
+    def _engine_for(self, settings: Settings) -> Any:
+        with self._lock:
+            key = self._key(settings)
+            if self._engine is None or self._engine_key != key:
+                self._engine = self._factory(settings)
+                self._engine_key = key
+                created = True
+            else:
+                created = False
+            engine = self._engine
+        if created:
+            log.info("engine created (device setting: %s)", settings.model.onnx_device)
+            self.engineCreated.emit()
+        return engine
+
+    @staticmethod
+    def _options(settings: Settings, request: ConversionRequest) -> Any:
+        from engine.options import options_from_settings
+
+        return options_from_settings(
+            settings, output_dir=request.output_dir, output_name=request.output_name,
+            password=request.password, method=request.method)
+
+
+# Niceness of the conversion thread on Linux: when the CPU is contended, the window gets it first.
+WORKER_NICENESS = 10
+
+
+def lower_thread_priority() -> None:
+    """Make the calling thread (and the threads it starts later) yield the CPU to the UI.
+
+    On Linux niceness belongs to each thread and threads inherit it from the thread that
+    starts them, so ONNX Runtime's compute threads, created with the first model session on
+    this thread, are lowered too. Elsewhere QThread's priority (set at start) does the job."""
+    if not sys.platform.startswith("linux"):
+        return
+    tid = threading.get_native_id()
+    try:
+        if os.getpriority(os.PRIO_PROCESS, tid) < WORKER_NICENESS:
+            os.setpriority(os.PRIO_PROCESS, tid, WORKER_NICENESS)
+    except OSError as error:
+        log.debug("could not lower the conversion thread's priority: %s", error)
+
+
+class WorkerThread:
+    """Starts the worker on its own QThread and stops it cleanly."""
+
+    def __init__(self, store: SettingsStore, engine_factory: EngineFactory | None = None) -> None:
+        self.thread = QThread()
+        self.thread.setObjectName("paperlens-conversion")
+        self.worker = ConversionWorker(store, engine_factory)
+        self.worker.moveToThread(self.thread)
+        self.thread.start(QThread.Priority.LowPriority)
+
+    def stop(self, timeout_s: float = 60.0) -> bool:
+        """Quit the thread once the running document (already told to cancel) has returned."""
+        self.thread.quit()
+        stopped = self.thread.wait(int(timeout_s * 1000))
+        if not stopped:
+            log.error("the conversion thread did not stop within %.0f s", timeout_s)
+        return stopped

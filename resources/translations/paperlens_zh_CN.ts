@@ -1,0 +1,872 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About Paperlens</source>
+        <translation>关于 Paperlens</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;PDFs and images to Markdown, on your own machine.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在您自己的电脑上把 PDF 和图片转换为 Markdown。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Paperlens is free software under the GNU Affero General Public License, version 3 or later (PyMuPDF, which renders every page, is AGPL). It comes with no warranty.&lt;/p&gt;&lt;p&gt;Models are fetched from their publishers&apos; packages and keep their own licences:&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Paperlens 是自由软件，以 GNU Affero 通用公共许可证第 3 版或更高版本发布（渲染每一页的 PyMuPDF 采用 AGPL）。本软件不提供任何担保。&lt;/p&gt;&lt;p&gt;模型从其发布者的软件包中获取，并保留各自的许可证：&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceText</name>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>WebGPU (Vulkan)</source>
+        <translation>WebGPU（Vulkan）</translation>
+    </message>
+    <message>
+        <source>DirectML</source>
+        <translation>DirectML</translation>
+    </message>
+    <message>
+        <source>the default</source>
+        <translation>默认值</translation>
+    </message>
+    <message>
+        <source>the settings file</source>
+        <translation>设置文件</translation>
+    </message>
+    <message>
+        <source>the environment variable PAPERLENS_MODEL_ONNX_DEVICE</source>
+        <translation>环境变量 PAPERLENS_MODEL_ONNX_DEVICE</translation>
+    </message>
+    <message>
+        <source>{0}, from {1}</source>
+        <translation>{0}，来自{1}</translation>
+    </message>
+    <message>
+        <source>Not decided yet: the next document decides</source>
+        <translation>尚未决定：由下一个文档决定</translation>
+    </message>
+    <message>
+        <source>the GPU took {0:.2f}× the CPU&apos;s time</source>
+        <translation>GPU 用时为 CPU 的 {0:.2f} 倍</translation>
+    </message>
+    <message>
+        <source>measured on {0}</source>
+        <translation>测量于 {0}</translation>
+    </message>
+    <message>
+        <source>Automatic: the first document measures the GPU against the CPU and keeps the faster one.</source>
+        <translation>自动：第一个文档会比较 GPU 与 CPU 的速度，并保留较快的一个。</translation>
+    </message>
+    <message>
+        <source>Your choice applies from the first page of the next document.</source>
+        <translation>您的选择从下一个文档的第一页开始生效。</translation>
+    </message>
+    <message>
+        <source>You chose it in the settings.</source>
+        <translation>由您在设置中选择。</translation>
+    </message>
+    <message>
+        <source>A saved measurement chose it.</source>
+        <translation>由已保存的测量结果选择。</translation>
+    </message>
+    <message>
+        <source>Measured in this session.</source>
+        <translation>在本次会话中测量得出。</translation>
+    </message>
+    <message>
+        <source>Running on the CPU instead of the GPU.</source>
+        <translation>改用 CPU 运行，而非 GPU。</translation>
+    </message>
+    <message>
+        <source>This Intel graphics generation runs these models slower than the CPU, so Paperlens uses the CPU.</source>
+        <translation>这一代 Intel 显卡运行这些模型比 CPU 更慢，因此 Paperlens 使用 CPU。</translation>
+    </message>
+    <message>
+        <source>No usable GPU was found.</source>
+        <translation>未找到可用的 GPU。</translation>
+    </message>
+    <message>
+        <source>The GPU could not be used.</source>
+        <translation>无法使用 GPU。</translation>
+    </message>
+    <message>
+        <source>This system has no GPU backend Paperlens can use.</source>
+        <translation>此系统没有 Paperlens 可用的 GPU 后端。</translation>
+    </message>
+    <message>
+        <source>GPUs are used on Windows (DirectML) and Linux x86-64 (WebGPU) only.</source>
+        <translation>仅在 Windows（DirectML）和 Linux x86-64（WebGPU）上使用 GPU。</translation>
+    </message>
+    <message>
+        <source>Measuring the GPU failed; the CPU is used this time.</source>
+        <translation>GPU 测量失败；本次使用 CPU。</translation>
+    </message>
+    <message>
+        <source>Measuring the GPU took too long; the CPU is used this time.</source>
+        <translation>GPU 测量耗时过长；本次使用 CPU。</translation>
+    </message>
+    <message>
+        <source>The GPU measurement was too noisy to trust; the CPU is used this time and the next run measures again.</source>
+        <translation>GPU 测量结果波动太大，不可信；本次使用 CPU，下次运行时重新测量。</translation>
+    </message>
+    <message>
+        <source>The GPU read the test images differently from the CPU, so the CPU is used.</source>
+        <translation>GPU 对测试图片的识别结果与 CPU 不一致，因此使用 CPU。</translation>
+    </message>
+    <message>
+        <source>The GPU was not at least 20% faster than the CPU.</source>
+        <translation>GPU 没有比 CPU 快至少 20%。</translation>
+    </message>
+    <message>
+        <source>The GPU could not run the models; the CPU took over.</source>
+        <translation>GPU 无法运行这些模型；已由 CPU 接管。</translation>
+    </message>
+    <message>
+        <source>The Vulkan driver the GPU backend needs is not installed.</source>
+        <translation>未安装 GPU 后端所需的 Vulkan 驱动。</translation>
+    </message>
+    <message>
+        <source>The GPUs could not be listed through Vulkan.</source>
+        <translation>无法通过 Vulkan 列出 GPU。</translation>
+    </message>
+    <message>
+        <source>No GPU that Paperlens may use is visible to the GPU backend.</source>
+        <translation>GPU 后端看不到任何 Paperlens 可使用的 GPU。</translation>
+    </message>
+    <message>
+        <source>The GPU backend offered no usable adapter.</source>
+        <translation>GPU 后端没有提供可用的适配器。</translation>
+    </message>
+    <message>
+        <source>Another Paperlens process was measuring the GPU; the CPU is used this time.</source>
+        <translation>另一个 Paperlens 进程正在测量 GPU；本次使用 CPU。</translation>
+    </message>
+    <message>
+        <source>Measuring the GPU failed earlier in this session and is not retried until Paperlens starts again.</source>
+        <translation>本次会话中 GPU 测量已失败，在重新启动 Paperlens 之前不会重试。</translation>
+    </message>
+    <message>
+        <source>The GPU could not be selected reliably among several; the CPU is used.</source>
+        <translation>无法在多个 GPU 中可靠地选定一个；使用 CPU。</translation>
+    </message>
+    <message>
+        <source>Reason recorded: {0}</source>
+        <translation>记录的原因：{0}</translation>
+    </message>
+    <message>
+        <source>Last time Paperlens ran models on: {0}</source>
+        <translation>上次 Paperlens 运行模型所用的设备：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>DropArea</name>
+    <message>
+        <source>Drop PDFs, images or folders here
+or click to choose files</source>
+        <translation>将 PDF、图片或文件夹拖放到这里
+或点击选择文件</translation>
+    </message>
+    <message>
+        <source>PDF, XPS, EPUB, CBZ, PNG, JPEG, TIFF, BMP and WebP</source>
+        <translation>PDF、XPS、EPUB、CBZ、PNG、JPEG、TIFF、BMP 和 WebP</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>There is nothing to export yet: the document has no Markdown.</source>
+        <translation>还没有可导出的内容：该文档尚无 Markdown。</translation>
+    </message>
+    <message>
+        <source>Cannot export to {0}: {1}.</source>
+        <translation>无法导出到 {0}：{1}。</translation>
+    </message>
+</context>
+<context>
+    <name>LogWindow</name>
+    <message>
+        <source>Paperlens log</source>
+        <translation>Paperlens 日志</translation>
+    </message>
+    <message>
+        <source>Copy all</source>
+        <translation>全部复制</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Text layer of digital PDFs</source>
+        <translation>数字 PDF 的文本层</translation>
+    </message>
+    <message>
+        <source>OCR every page</source>
+        <translation>每一页都进行 OCR</translation>
+    </message>
+    <message>
+        <source>Automatic reads the text layer where it is usable and runs OCR elsewhere.</source>
+        <translation>“自动”在文本层可用时读取文本层，其他情况运行 OCR。</translation>
+    </message>
+    <message>
+        <source>Read text with:</source>
+        <translation>文本读取方式：</translation>
+    </message>
+    <message>
+        <source>Device: chosen when the first document starts</source>
+        <translation>设备：在第一个文档开始时选择</translation>
+    </message>
+    <message>
+        <source>Open documents</source>
+        <translation>打开文档</translation>
+    </message>
+    <message>
+        <source>Documents and images ({0});;All files (*)</source>
+        <translation>文档和图片 ({0});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open a folder of documents</source>
+        <translation>打开文档文件夹</translation>
+    </message>
+    <message>
+        <source>Export to folder</source>
+        <translation>导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Exported {0} file(s) to {1}</source>
+        <translation>已将 {0} 个文件导出到 {1}</translation>
+    </message>
+    <message>
+        <source>Markdown of {0} copied</source>
+        <translation>已复制 {0} 的 Markdown</translation>
+    </message>
+    <message>
+        <source>The password did not open {0}. Try again:</source>
+        <translation>密码无法打开 {0}。请重试：</translation>
+    </message>
+    <message>
+        <source>{0} is encrypted. Enter its password:</source>
+        <translation>{0} 已加密。请输入密码：</translation>
+    </message>
+    <message>
+        <source>Password needed</source>
+        <translation>需要密码</translation>
+    </message>
+    <message>
+        <source>{0} of {1} documents</source>
+        <translation>{0}/{1} 个文档</translation>
+    </message>
+    <message>
+        <source>Converting {0}</source>
+        <translation>正在转换 {0}</translation>
+    </message>
+    <message>
+        <source>{0} done: {1}</source>
+        <translation>{0} 已完成：{1}</translation>
+    </message>
+    <message>
+        <source>{0} failed: {1}</source>
+        <translation>{0} 失败：{1}</translation>
+    </message>
+    <message>
+        <source>{0} cancelled</source>
+        <translation>{0} 已取消</translation>
+    </message>
+    <message>
+        <source>Device: {0}</source>
+        <translation>设备：{0}</translation>
+    </message>
+    <message>
+        <source>Downloading model {0}: {1}%</source>
+        <translation>正在下载模型 {0}：{1}%</translation>
+    </message>
+    <message>
+        <source>Downloading model {0}: {1:.1f} MB</source>
+        <translation>正在下载模型 {0}：{1:.1f} MB</translation>
+    </message>
+    <message>
+        <source>Stopping the conversion…</source>
+        <translation>正在停止转换…</translation>
+    </message>
+</context>
+<context>
+    <name>ModelTable</name>
+    <message>
+        <source>{0:.1f} MB</source>
+        <translation>{0:.1f} MB</translation>
+    </message>
+    <message>
+        <source>Text detection</source>
+        <translation>文本检测</translation>
+    </message>
+    <message>
+        <source>Text recognition</source>
+        <translation>文本识别</translation>
+    </message>
+    <message>
+        <source>Text direction</source>
+        <translation>文本方向</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>版面分析</translation>
+    </message>
+    <message>
+        <source>Tables</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Formulas</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Page orientation</source>
+        <translation>页面方向</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>用途</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>{0}
+Licence: {1}</source>
+        <translation>{0}
+许可证：{1}</translation>
+    </message>
+    <message>
+        <source>no file yet</source>
+        <translation>尚无文件</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>No model available yet</source>
+        <translation>暂无可用模型</translation>
+    </message>
+    <message>
+        <source>Not downloaded</source>
+        <translation>未下载</translation>
+    </message>
+    <message>
+        <source>Installed, verified</source>
+        <translation>已安装，已校验</translation>
+    </message>
+    <message>
+        <source>Installed (checked on first use)</source>
+        <translation>已安装（首次使用时校验）</translation>
+    </message>
+    <message>
+        <source>Downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <source>Download failed</source>
+        <translation>下载失败</translation>
+    </message>
+</context>
+<context>
+    <name>PageView</name>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Section header</source>
+        <translation>章节标题</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>正文</translation>
+    </message>
+    <message>
+        <source>List item</source>
+        <translation>列表项</translation>
+    </message>
+    <message>
+        <source>Table</source>
+        <translation>表格</translation>
+    </message>
+    <message>
+        <source>Formula</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>Caption</source>
+        <translation>图表标题</translation>
+    </message>
+    <message>
+        <source>Page header</source>
+        <translation>页眉</translation>
+    </message>
+    <message>
+        <source>Page footer</source>
+        <translation>页脚</translation>
+    </message>
+    <message>
+        <source>Footnote</source>
+        <translation>脚注</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+</context>
+<context>
+    <name>PreferencesDialog</name>
+    <message>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Interface</source>
+        <translation>界面</translation>
+    </message>
+    <message>
+        <source>Automatic (measure once, keep the faster)</source>
+        <translation>自动（测量一次，保留较快的）</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Re-measure</source>
+        <translation>重新测量</translation>
+    </message>
+    <message>
+        <source>Set the device to Automatic so that the next document measures the GPU against the CPU again. Nothing is measured now.</source>
+        <translation>将设备设为“自动”，让下一个文档重新比较 GPU 与 CPU。现在不会进行任何测量。</translation>
+    </message>
+    <message>
+        <source>Run models on:</source>
+        <translation>模型运行于：</translation>
+    </message>
+    <message>
+        <source>Configured:</source>
+        <translation>配置：</translation>
+    </message>
+    <message>
+        <source>In use:</source>
+        <translation>正在使用：</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Fallback reason:</source>
+        <translation>回退原因：</translation>
+    </message>
+    <message>
+        <source>Automatic: the first time a document needs the models, Paperlens times the GPU against the CPU on a few sample lines and keeps the GPU only if it is at least 20% faster. The result is saved, so later sessions start at once. Nothing is measured when the app starts or when this window opens.</source>
+        <translation>自动：当文档第一次需要模型时，Paperlens 会用几行示例文本比较 GPU 与 CPU 的用时，只有 GPU 至少快 20% 时才使用 GPU。结果会被保存，之后的会话无需再次测量。启动程序或打开此窗口时不会进行任何测量。</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Next to each document</source>
+        <translation>与各文档放在同一位置</translation>
+    </message>
+    <message>
+        <source>Write the JSON result next to the Markdown</source>
+        <translation>在 Markdown 旁边写入 JSON 结果</translation>
+    </message>
+    <message>
+        <source>HTML</source>
+        <translation>HTML</translation>
+    </message>
+    <message>
+        <source>Markdown (simple tables only)</source>
+        <translation>Markdown（仅限简单表格）</translation>
+    </message>
+    <message>
+        <source>DocLayNet (papers, reports, forms)</source>
+        <translation>DocLayNet（论文、报告、表单）</translation>
+    </message>
+    <message>
+        <source>CDLA (Chinese documents)</source>
+        <translation>CDLA（中文文档）</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>输出文件夹：</translation>
+    </message>
+    <message>
+        <source>Tables as:</source>
+        <translation>表格格式：</translation>
+    </message>
+    <message>
+        <source>Layout model:</source>
+        <translation>版面模型：</translation>
+    </message>
+    <message>
+        <source>Change…</source>
+        <translation>更改…</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Models download by themselves when a document needs them; ★ marks the default ones.</source>
+        <translation>文档需要模型时会自动下载；★ 表示默认模型。</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+    <message>
+        <source>The language changes the next time Paperlens starts.</source>
+        <translation>语言将在下次启动 Paperlens 时更改。</translation>
+    </message>
+    <message>
+        <source>Language:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>PAPERLENS_MODEL_ONNX_DEVICE is set, so the environment decides; unset it to choose here.</source>
+        <translation>已设置 PAPERLENS_MODEL_ONNX_DEVICE，因此由环境变量决定；取消设置后才能在此选择。</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>Unknown ({0})</source>
+        <translation>未知（{0}）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Settings not saved</source>
+        <translation>设置未保存</translation>
+    </message>
+    <message>
+        <source>The next document measures the device again.</source>
+        <translation>下一个文档将重新测量设备。</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewPane</name>
+    <message>
+        <source>Layout boxes</source>
+        <translation>版面框</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应宽度</translation>
+    </message>
+    <message>
+        <source>Fit the page to the width (Ctrl+wheel zooms)</source>
+        <translation>按宽度适应页面（Ctrl+滚轮缩放）</translation>
+    </message>
+    <message>
+        <source>Rendered</source>
+        <translation>渲染视图</translation>
+    </message>
+    <message>
+        <source>Markdown source</source>
+        <translation>Markdown 源码</translation>
+    </message>
+    <message>
+        <source>Select a document to see its pages.</source>
+        <translation>选择一个文档以查看其页面。</translation>
+    </message>
+    <message>
+        <source>Drop PDFs or images on the window to start.</source>
+        <translation>将 PDF 或图片拖放到窗口中即可开始。</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was written.</source>
+        <translation>已取消；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Waiting for the first page…</source>
+        <translation>正在等待第一页…</translation>
+    </message>
+    <message>
+        <source>Page {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <source>Page {0} …</source>
+        <translation>第 {0} 页 …</translation>
+    </message>
+    <message>
+        <source>Page {0} · blocks: {1} · text from {2}</source>
+        <translation>第 {0} 页 · 块：{1} · 文本来自{2}</translation>
+    </message>
+    <message>
+        <source>OCR</source>
+        <translation>OCR</translation>
+    </message>
+    <message>
+        <source>the text layer</source>
+        <translation>文本层</translation>
+    </message>
+    <message>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>The Markdown appears here when the document is done.</source>
+        <translation>文档完成后，Markdown 会显示在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>QueueModel</name>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Opening…</source>
+        <translation>正在打开…</translation>
+    </message>
+    <message>
+        <source>Parsing page {0}/{1}</source>
+        <translation>正在解析第 {0}/{1} 页</translation>
+    </message>
+    <message>
+        <source>Needs a password</source>
+        <translation>需要密码</translation>
+    </message>
+    <message>
+        <source>Done with warnings ({0})</source>
+        <translation>已完成，有警告（{0}）</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>Document</source>
+        <translation>文档</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Markdown: {0}</source>
+        <translation>Markdown：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>WindowActions</name>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>打开(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Add PDFs and images</source>
+        <translation>添加 PDF 和图片</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder…</source>
+        <translation>打开文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Add every document in a folder</source>
+        <translation>添加文件夹中的所有文档</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the Markdown, JSON and images to a folder</source>
+        <translation>将 Markdown、JSON 和图片保存到文件夹</translation>
+    </message>
+    <message>
+        <source>Open Output Fo&amp;lder</source>
+        <translation>打开输出文件夹(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Show the selected document&apos;s results</source>
+        <translation>显示所选文档的结果</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Markdown</source>
+        <translation>复制 Markdown(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copy the Markdown to the clipboard</source>
+        <translation>将 Markdown 复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop converting the selected documents</source>
+        <translation>停止转换所选文档</translation>
+    </message>
+    <message>
+        <source>Cancel All</source>
+        <translation>全部取消</translation>
+    </message>
+    <message>
+        <source>Stop every waiting and running document</source>
+        <translation>停止所有等待中和正在运行的文档</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Convert the failed or cancelled documents again</source>
+        <translation>重新转换失败或已取消的文档</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Take the selected documents off the list</source>
+        <translation>从列表中移除所选文档</translation>
+    </message>
+    <message>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Log</source>
+        <translation>日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>What Paperlens did in this session</source>
+        <translation>Paperlens 在本次会话中的操作记录</translation>
+    </message>
+    <message>
+        <source>&amp;About Paperlens</source>
+        <translation>关于 Paperlens(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Recent Outputs</source>
+        <translation>最近的输出</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Queue</source>
+        <translation>队列(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>查看(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+</context>
+</TS>
