@@ -11,6 +11,7 @@ from pathlib import Path
 from engine import events
 from engine.document import open_document
 from engine.content_list import content_list
+from engine.device.selector import DeviceSelector
 from engine.errors import Cancelled, CorruptDocument, InvalidOptions, PaperlensError
 from engine.layout_overlay import LayoutOverlay
 from engine.markdown import render_markdown
@@ -29,31 +30,20 @@ class Engine:
         self._settings = settings
         self._models: ModelSet | None = None
         self._lock = threading.Lock()
+        # Cheap: reads the settings snapshot only; the device is decided at the first model use.
+        self._device = DeviceSelector(settings)
 
     @property
     def models(self) -> ModelSet:
         with self._lock:
             if self._models is None:
                 self._models = ModelSet(Path(self._settings.model.base_dir),
-                                        self._settings.model.index_url)
+                                        self._settings.model.index_url, device=self._device)
             return self._models
 
     def device_status(self):
         """The device status for people; reading it decides nothing and probes nothing."""
-        from engine.device_status import DeviceStatus
-
-        model = self._settings.model
-        origin = self._settings.origin("model.onnx_device")
-        status = DeviceStatus(configured=str(model.onnx_device), configured_origin=str(origin))
-        if self._models is not None and self._models.sessions.created():
-            # Sessions exist only on the CPU until a GPU backend is wired into the runtime.
-            status = DeviceStatus(configured=status.configured,
-                                  configured_origin=status.configured_origin, effective="cpu",
-                                  backend="cpu", decided_by="explicit" if str(model.onnx_device)
-                                  == "cpu" else "fallback",
-                                  fallback_reason=None if str(model.onnx_device) == "cpu" else
-                                  "this build runs models on the CPU only")
-        return status
+        return self._device.status()
 
     def convert(self, path: str | os.PathLike[str], options: ConvertOptions = ConvertOptions(),
                 on_event: events.EventCallback = events.ignore_event,

@@ -31,6 +31,20 @@ class DeviceStatus:
     """ISO date of that measurement."""
     fallback_reason: str | None = None
     """Why the CPU is used although a GPU was asked for or considered, in plain words."""
+    reason_code: str | None = None
+    """The stable code behind `fallback_reason` or a measured outcome (engine.device.reasons),
+    e.g. webgpu_architecture_policy, calibration_timeout, gpu_slower."""
+    reason: str | None = None
+    """How the decision came about in words, for measured and explicit choices too."""
+    notes: tuple[str, ...] = ()
+    """Facts that did not decide anything: a GPU left out by policy, a role kept on the CPU."""
+    calibration_budget_s: float | None = None
+    """The time limit a measurement gets (setting device.calibration.timeout_s or
+    PAPERLENS_CALIBRATION_TIMEOUT_S)."""
+    last_report: dict[str, Any] | None = None
+    """Summary of the newest calibration report: path, measured_at, ratio, device, valid..."""
+    last_decision: dict[str, Any] | None = None
+    """The last decision any Paperlens process recorded (effective, adapter, decided_by, at)."""
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

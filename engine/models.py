@@ -24,10 +24,14 @@ class ModelSet:
     """Owns the model store and the session factory; builds each role object once."""
 
     def __init__(self, model_dir: Path, index_url: str | None,
-                 sessions: SessionFactory | None = None) -> None:
+                 sessions: SessionFactory | None = None, device=None) -> None:
         self._sink: ProgressSink | None = None
         self.store = ModelStore(model_dir, index_url, on_progress=self._forward_progress)
-        self.sessions = sessions or SessionFactory()
+        self.sessions = sessions or SessionFactory(device=device)
+        if self.sessions.device is not None:
+            # The device is decided inside the first session request; its event goes out
+            # through the same callback as download progress.
+            self.sessions.device.on_event = self._forward_progress
         self._reader: PageReader | None = None
         self._table: TableRecognizer | None = None
         self._layout: dict[str, LayoutDetector] = {}

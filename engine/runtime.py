@@ -153,16 +153,23 @@ class SessionFactory:
         self.threads = self.options.threads
         self.device = device
         self.clock = InferenceClock()
-        self._sessions: dict[tuple[str, str], ModelSession] = {}
+        self._sessions: dict[tuple[str, str, bool], ModelSession] = {}
         self._lock = threading.Lock()
 
-    def session(self, role: str, model_path: Path) -> ModelSession:
-        key = (role, str(model_path))
+    def session(self, role: str, model_path: Path, *, cpu_only: bool = False) -> ModelSession:
+        """The session for a role's model on the decided device.
+
+        `cpu_only` asks for a second, CPU session of a GPU role, e.g. for formula batches
+        smaller than the GPU's fixed batch, which run faster on the CPU than padded."""
+        key = (role, str(model_path), cpu_only)
         with self._lock:
             existing = self._sessions.get(key)
             if existing is not None:
                 return existing
-            created = self._create(role, Path(model_path))
+            if cpu_only:
+                created = self._create_cpu(role, Path(model_path), "cpu")
+            else:
+                created = self._create(role, Path(model_path))
             self._sessions[key] = created
             return created
 

@@ -138,6 +138,25 @@ def save_measured_choice(store, device: str, record: dict[str, Any]) -> SaveOutc
     return SaveOutcome(outcome["saved"], outcome["detail"] or f"saved to {store.path}")
 
 
+def set_device(store, value: str):
+    """A person's choice of `model.onnx_device` (cpu, gpu or auto), through the store.
+
+    Drops the record of an earlier measurement, so that status says the choice is the
+    person's, not a saved measurement's. Returns the new settings."""
+
+    def assign(raw: dict[str, Any]) -> None:
+        model = raw.get("model")
+        if not isinstance(model, dict):
+            model = raw["model"] = {}
+        model["onnx_device"] = value
+        section = raw.get("device")
+        calibration = section.get("calibration") if isinstance(section, dict) else None
+        if isinstance(calibration, dict):
+            calibration.pop(MEASUREMENT_KEY, None)
+
+    return store.update(assign)
+
+
 def selection_lock(folder: Path, timeout_s: float) -> FileLock:
     """Serialises `auto` decisions across processes so that two never measure at once."""
     folder.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from engine.device import reasons
 from engine.device.calibration import Measurement
 from engine.device.intel_policy import describe_restriction, is_restricted
 from engine.device.loader_constraint import build_constraint, constraint_methods
+from engine.device.pci_inventory import PciGpu
 from engine.device.types import (
     Backend,
     DecidedBy,
@@ -68,6 +69,8 @@ class CalibrationOutcome:
 
 
 class DeviceFacts(Protocol):
+    def pci_gpus(self) -> list[PciGpu]: ...
+
     def gpu_inventory(self) -> Inventory: ...
 
     def vulkan_devices(self) -> VulkanView: ...
@@ -136,10 +139,17 @@ def select_target(backend: str,
                   facts: DeviceFacts) -> tuple[GpuTarget, tuple[str, ...]] | Decision:
     """The GPU to use (with a loader constraint when needed), or a CPU fallback decision.
 
-    The Intel policy comes first. Only when ORT lists a restricted Intel GPU next to another
-    one is Vulkan asked which devices it really shows: ORT's list comes from PCI entries and
-    may include a card the user's driver setup hides, so only a device both list and that
-    Vulkan shows is a candidate."""
+    The Intel policy comes first, on the kernel's PCI list, so that a machine with only
+    restricted (or no) GPUs never loads the plugin. Only when ORT lists a restricted Intel GPU
+    next to another one is Vulkan asked which devices it really shows: ORT's list comes from
+    PCI entries and may include a card the user's driver setup hides, so only a device both
+    list and that Vulkan shows is a candidate."""
+    pci = facts.pci_gpus()
+    if not pci:
+        return fallback(reasons.NO_GPU, "the kernel lists no GPU under /sys/class/drm")
+    if all(is_restricted(g.vendor_id, g.device_id) for g in pci):
+        return fallback(reasons.ARCHITECTURE_POLICY,
+                        "; ".join(describe_restriction(g.device_id) for g in pci))
     inventory = facts.gpu_inventory()
     if inventory.problem_code:
         return fallback(inventory.problem_code, inventory.problem or "")
