@@ -1,4 +1,4 @@
-"""paperlens-cli: convert documents, manage models."""
+"""paperlens-cli: convert documents, manage models and the compute device."""
 
 from __future__ import annotations
 

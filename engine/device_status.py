@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
@@ -41,9 +41,9 @@ class DeviceStatus:
     calibration_budget_s: float | None = None
     """The time limit a measurement gets (setting device.calibration.timeout_s or
     PAPERLENS_CALIBRATION_TIMEOUT_S)."""
-    last_report: dict[str, Any] | None = None
+    last_report: dict[str, Any] | None = field(default=None, hash=False)
     """Summary of the newest calibration report: path, measured_at, ratio, device, valid..."""
-    last_decision: dict[str, Any] | None = None
+    last_decision: dict[str, Any] | None = field(default=None, hash=False)
     """The last decision any Paperlens process recorded (effective, adapter, decided_by, at)."""
 
     def to_json(self) -> dict[str, Any]:

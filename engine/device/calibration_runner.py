@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine.device import reasons
-from engine.device.calibration import Measurement, threshold_for
+from engine.device.calibration import BackendStats, Measurement, threshold_for
 from engine.device.persistence import write_report
 from engine.device.policy import CalibrationOutcome
 from engine.device.types import GpuTarget
@@ -24,8 +24,6 @@ OUTPUT_FORMAT = "ctc-ids-scores-v1"
 
 
 def _measurement_from_json(data: dict[str, Any]) -> Measurement:
-    from engine.device.calibration import BackendStats
-
     fields = dict(data)
     for key in ("cpu_stats", "gpu_stats"):
         if fields.get(key) is not None:
