@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.paperlens-installed
 
-.PHONY: run test test-fast eval bench sysdeps clean
+.PHONY: run test test-fast eval bench sysdeps models clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,7 +20,11 @@ run: $(STAMP)
 sysdeps:
 	@tools/system_deps.sh
 
-test: $(STAMP) sysdeps
+# The default models are fetched (and verified) once into the user cache; a no-op when present.
+models: $(STAMP)
+	$(BIN)/paperlens-cli models fetch
+
+test: $(STAMP) sysdeps models
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
 test-fast: $(STAMP)

@@ -26,6 +26,19 @@ def load_isolated_settings(folder: Path):
     return SettingsStore(path=folder / "settings.json", environ=isolated_environ()).load()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def isolated_data_dir(tmp_path_factory):
+    """Device decisions and calibration reports go to a throwaway data folder, never the
+    developer's own (~/.local/share/paperlens)."""
+    previous = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = previous
+
+
 @pytest.fixture
 def settings(tmp_path: Path):
     """Default settings from a fresh file in tmp_path; models resolve to the user's cache."""
