@@ -20,6 +20,7 @@ _ORIGINS = {"default": "the default", "file": "the settings file",
             "env": f"the environment variable {ENV_NAME}"}
 _DECIDED_BY = {"explicit": "chosen in the settings", "saved": "by a saved measurement",
                "measured": "by measuring GPU against CPU", "fallback": "fallback to the CPU",
+               "rule": "a discrete GPU, used without measuring",
                "not yet": "not decided yet"}
 
 

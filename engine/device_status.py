@@ -24,7 +24,8 @@ class DeviceStatus:
     adapter: str | None = None
     """The GPU's name when one is used."""
     decided_by: str = "not yet"
-    """not yet | explicit | saved | measured | fallback."""
+    """not yet | explicit | saved | measured | rule | fallback (rule: a discrete GPU on
+    DirectML under auto, used without measuring)."""
     ratio: float | None = None
     """GPU/CPU median time ratio of the measurement that decided, when measured."""
     measured_at: str | None = None

@@ -12,10 +12,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import onnxruntime as ort
+
+try:
+    import onnxruntime as ort
+except ImportError as _error:
+    # Two ORT distributions overwriting each other's files fail here, obscurely; say so.
+    from engine.device.dml_install import install_conflict
+
+    _conflict = install_conflict()
+    if _conflict is None:
+        raise
+    raise _conflict from _error
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.device.selector import DeviceSelector
+    from engine.device.types import Decision
 
 CPU_PROVIDER = "CPUExecutionProvider"
 
@@ -187,11 +198,10 @@ class SessionFactory:
         decision = self.device.decision()
         if not (decision.on_gpu and runs_on_gpu(role, decision.backend)):
             return self._create_cpu(role, model_path, "cpu")
-        from engine.device.webgpu import WEBGPU_LOCK, GpuSessionError
+        from engine.device.webgpu import GpuSessionError
 
         try:
-            session = self.device.gpu_backend().create_session(
-                model_path, self.options.session_options(), decision.target)
+            session, lock = self._create_gpu(role, model_path, decision)
         except GpuSessionError as exc:
             reason = self.device.gpu_session_failed(role, exc.code, str(exc))
             return self._create_cpu(role, model_path, "gpu", reason)
@@ -199,7 +209,20 @@ class SessionFactory:
                            providers=tuple(session.get_providers()), device="gpu",
                            backend=decision.backend)
         self.device.gpu_session_created(role)
-        return ModelSession(session, info, self.clock, WEBGPU_LOCK)
+        return ModelSession(session, info, self.clock, lock)
+
+    def _create_gpu(self, role: str, model_path: Path, decision: "Decision"):
+        """(session, the lock its runs take) on the decided GPU backend."""
+        backend = self.device.gpu_backend()
+        options = self.options.session_options()
+        if decision.backend == "dml":
+            # The DML EP does not allow two Run calls on one session at once: every DML session
+            # has its own lock, taken by every run whatever lock the caller holds.
+            session = backend.create_session(model_path, options, decision.target, role=role)
+            return session, threading.RLock()
+        from engine.device.webgpu import WEBGPU_LOCK
+
+        return backend.create_session(model_path, options, decision.target), WEBGPU_LOCK
 
     def _create_cpu(self, role: str, model_path: Path, requested: str,
                     fallback_reason: str | None = None) -> ModelSession:
@@ -210,3 +233,52 @@ class SessionFactory:
                            providers=tuple(session.get_providers()),
                            fallback_reason=fallback_reason)
         return ModelSession(session, info, self.clock)
+
+
+GPU_FORMULA_BATCH = 8
+"""The only batch size formula sessions run with on a GPU: one fixed shape, compiled once."""
+
+
+def formula_batches(count: int, batch_size: int, on_gpu: bool) -> list[tuple[int, int, bool]]:
+    """(start, stop, on the GPU) for each run over `count` formula crops.
+
+    On a GPU session only full batches of exactly GPU_FORMULA_BATCH run on the GPU: any other
+    shape would make the GPU EP prepare the graph again, and padding a short rest (1-7) costs
+    more than the CPU takes for it, so the rest runs on the CPU as it is. A configured batch
+    size below that never fills a GPU batch, so all of it runs on the CPU."""
+    on_gpu = on_gpu and batch_size >= GPU_FORMULA_BATCH
+    size = GPU_FORMULA_BATCH if on_gpu else max(1, batch_size)
+    runs = []
+    for start in range(0, count, size):
+        stop = min(start + size, count)
+        runs.append((start, stop, on_gpu and stop - start == GPU_FORMULA_BATCH))
+    return runs
+
+
+class FormulaSessions:
+    """The formula model's sessions: the decided one, and a CPU session for short batches that
+    is created on first need and reused. Which to use follows the device the main session
+    really runs on, so a GPU session that fell back to the CPU gets no second CPU session."""
+
+    role = "formula"
+
+    def __init__(self, factory: SessionFactory, model_path: Path,
+                 batch_size: int = GPU_FORMULA_BATCH) -> None:
+        self._factory = factory
+        self._path = Path(model_path)
+        self.batch_size = batch_size
+
+    def plan(self, count: int) -> list[tuple[int, int, ModelSession]]:
+        """(start, stop, session) for each run over `count` crops, in order."""
+        if self.batch_size < GPU_FORMULA_BATCH:
+            # Nothing would ever use a GPU session, so none is created.
+            cpu = self._factory.session(self.role, self._path, cpu_only=True)
+            return [(a, b, cpu) for a, b, _ in formula_batches(count, self.batch_size, False)]
+        main = self._factory.session(self.role, self._path)
+        on_gpu = main.info.device == "gpu"
+        plan = []
+        for start, stop, gpu in formula_batches(count, self.batch_size, on_gpu):
+            session = main if gpu or not on_gpu else self._factory.session(
+                self.role, self._path, cpu_only=True)
+            plan.append((start, stop, session))
+        return plan

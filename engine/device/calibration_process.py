@@ -23,7 +23,7 @@ import onnxruntime as ort  # noqa: E402
 
 from engine.device import reasons  # noqa: E402
 from engine.device.calibration import Run, measure  # noqa: E402
-from engine.device.types import GpuTarget  # noqa: E402
+from engine.device.types import Backend, GpuTarget  # noqa: E402
 from engine.device.webgpu import PROVIDER_OPTIONS, GpuSessionError, WebGpuBackend, plugin_version  # noqa: E402
 from engine.runtime import CPU_PROVIDER, RuntimeOptions  # noqa: E402
 from engine.text_recognition import (  # noqa: E402
@@ -103,7 +103,18 @@ def calibrate(request: dict[str, Any]) -> dict[str, Any]:
     target = GpuTarget.from_json(request["target"])
     start = time.perf_counter()
     try:
-        gpu = WebGpuBackend().create_session(model_path, options.session_options(), target)
+        if target.description.backend == Backend.DML.value:
+            # The production preset of the model measured (rec) on this adapter's vendor.
+            from engine.device.dml_backend import DmlBackend, dml_version
+            from engine.device.dml_presets import provider_options
+
+            result["versions"]["ep"] = dml_version()
+            result["options"]["dml_provider_options"] = provider_options(
+                target.description.vendor_id, "rec")
+            gpu = DmlBackend().create_session(model_path, options.session_options(), target,
+                                              role="rec")
+        else:
+            gpu = WebGpuBackend().create_session(model_path, options.session_options(), target)
     except GpuSessionError as exc:
         result.update(failure_code=exc.code, failure=f"GPU session: {exc}")
         return result

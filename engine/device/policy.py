@@ -11,6 +11,7 @@ from typing import Protocol
 
 from engine.device import reasons
 from engine.device.calibration import Measurement
+from engine.device.dml_policy import DmlFacts, DmlRefusal, select_dml_target
 from engine.device.intel_policy import describe_restriction, is_restricted
 from engine.device.loader_constraint import build_constraint, constraint_methods
 from engine.device.pci_inventory import PciGpu
@@ -45,6 +46,8 @@ class DeviceRequest:
     platform: str
     """e.g. linux-x86_64, win32-amd64"""
     saved: SavedChoice | None = None
+    measure_now: bool = False
+    """`paperlens-cli device measure`: measure even a GPU the rules would use unmeasured."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,13 @@ class DeviceFacts(Protocol):
     def calibrate(self, target: GpuTarget) -> CalibrationOutcome: ...
 
 
-BACKEND_BY_PLATFORM = {"linux-x86_64": Backend.WEBGPU.value}
+BACKEND_BY_PLATFORM = {"linux-x86_64": Backend.WEBGPU.value, "win32-amd64": Backend.DML.value}
 
 
-def choose_device(request: DeviceRequest, facts: DeviceFacts) -> Decision:
-    """cpu / gpu / auto as DESIGN §5 describes; never raises for hardware trouble."""
+def choose_device(request: DeviceRequest, facts: "DeviceFacts | DmlFacts") -> Decision:
+    """cpu / gpu / auto as DESIGN §5 describes; never raises for hardware trouble.
+
+    `facts` is a DeviceFacts on Linux (WebGPU) and a DmlFacts on Windows (DirectML)."""
     saved = request.saved if (request.origin == "file" and request.saved is not None
                               and request.saved.device == request.configured) else None
     chosen_by = DecidedBy.SAVED if saved else DecidedBy.EXPLICIT
@@ -97,7 +102,14 @@ def choose_device(request: DeviceRequest, facts: DeviceFacts) -> Decision:
     if backend is None:
         return fallback(reasons.UNSUPPORTED_PLATFORM,
                         f"no GPU backend is built for {request.platform}")
-    selected = select_target(backend, facts)
+    if backend == Backend.DML.value:
+        # DirectML's facts and rules (DXGI order, D3D12 UMA, LUID match): engine.device.dml_policy.
+        chosen = select_dml_target(request.configured, facts)
+        if isinstance(chosen, DmlRefusal):
+            return fallback(chosen.code, chosen.detail, chosen.notes)
+        selected = chosen.target, chosen.notes
+    else:
+        selected = select_target(backend, facts)
     if isinstance(selected, Decision):
         return selected
     target, notes = selected
@@ -106,6 +118,13 @@ def choose_device(request: DeviceRequest, facts: DeviceFacts) -> Decision:
                         ratio=saved.ratio if saved else None,
                         measured_at=saved.measured_at if saved else None,
                         report_path=saved.report_path if saved else None)
+    if (backend == Backend.DML.value and target.description.kind == GpuKind.DISCRETE.value
+            and not request.measure_now):
+        # A discrete GPU beats the CPU on these models; only integrated ones are measured.
+        return Decision("gpu", backend, DecidedBy.RULE.value, reason_code=reasons.DISCRETE_GPU,
+                        reason=f"{reasons.sentence(reasons.DISCRETE_GPU)} "
+                               f"({target.description.label})",
+                        target=target, notes=notes)
     outcome = facts.calibrate(target)
     measurement = outcome.measurement
     if measurement is None:

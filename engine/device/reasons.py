@@ -22,11 +22,20 @@ CALIBRATION_BUSY = "selection_busy"
 CALIBRATION_NOT_RETRIED = "calibration_not_retried"
 GPU_FASTER = "gpu_faster"
 GPU_SLOWER = "gpu_slower"
+# Windows DirectML
+DML_MISSING = "dml_unavailable"
+ORT_CONFLICT = "onnxruntime_conflict"
+ADAPTER_LIST_FAILED = "adapter_list_failed"
+SOFTWARE_ADAPTER_ONLY = "software_adapter_only"
+NO_D3D12 = "no_d3d12_adapter"
+NOT_IN_RUNTIME = "adapter_not_in_runtime"
+DISCRETE_GPU = "discrete_gpu"
 
 SENTENCES = {
     PLUGIN_MISSING: "The GPU backend (ONNX Runtime's WebGPU plugin) is not installed.",
     VULKAN_MISSING: "The Vulkan loader (libvulkan.so.1) is not installed.",
-    UNSUPPORTED_PLATFORM: "GPUs are used on Linux x86-64 through WebGPU only in this version.",
+    UNSUPPORTED_PLATFORM: "GPUs are used on Windows x64 (DirectML) and Linux x86-64 (WebGPU) "
+                          "only.",
     NO_GPU: "No GPU was found.",
     ARCHITECTURE_POLICY: "This Intel graphics generation runs these models slower than the "
                          "CPU, so the CPU is used.",
@@ -50,6 +59,16 @@ SENTENCES = {
                              "tried again until the app restarts.",
     GPU_FASTER: "The GPU was measured clearly faster than the CPU.",
     GPU_SLOWER: "The GPU was not clearly faster than the CPU.",
+    DML_MISSING: "ONNX Runtime's DirectML build (onnxruntime-directml) is not installed.",
+    ORT_CONFLICT: "Two ONNX Runtime packages are installed side by side; they overwrite each "
+                  "other's files.",
+    ADAPTER_LIST_FAILED: "Windows could not list the graphics adapters (DXGI).",
+    SOFTWARE_ADAPTER_ONLY: "The only graphics adapters are software or remote ones (such as "
+                           "the Microsoft Basic Render Driver), slower than the CPU.",
+    NO_D3D12: "No graphics adapter can run Direct3D 12, which DirectML needs.",
+    NOT_IN_RUNTIME: "ONNX Runtime does not list the chosen graphics adapter, so it cannot be "
+                    "addressed.",
+    DISCRETE_GPU: "A discrete GPU is used directly, without measuring.",
 }
 
 

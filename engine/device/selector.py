@@ -31,13 +31,14 @@ from engine.device.persistence import (
     write_last_decision,
 )
 from engine.device.policy import (
+    BACKEND_BY_PLATFORM,
     CalibrationOutcome,
     DeviceRequest,
     Inventory,
     choose_device,
     fallback,
 )
-from engine.device.types import DecidedBy, Decision, GpuTarget
+from engine.device.types import Backend, DecidedBy, Decision, GpuTarget
 from engine.device.vulkan_probe import VulkanView
 
 # How much longer than one calibration a second process waits for the first one's result.
@@ -133,11 +134,17 @@ class DeviceSelector:
             return self._decision
 
     def gpu_backend(self):
-        """The backend that creates GPU sessions (the WebGPU plugin unless one was given)."""
+        """The backend that creates GPU sessions: DirectML on Windows x64, else the WebGPU
+        plugin, unless one was given."""
         if self._backend is None:
-            from engine.device.webgpu import WebGpuBackend
+            if self._on_dml():
+                from engine.device.dml_backend import DmlBackend
 
-            self._backend = WebGpuBackend()
+                self._backend = DmlBackend()
+            else:
+                from engine.device.webgpu import WebGpuBackend
+
+                self._backend = WebGpuBackend()
         return self._backend
 
     def gpu_session_created(self, role: str) -> None:
@@ -174,7 +181,8 @@ class DeviceSelector:
         configured = "auto" if self._measure else str(settings.model.onnx_device)
         origin = str(settings.origin("model.onnx_device"))
         return DeviceRequest(configured=configured, origin=origin, platform=self._platform,
-                             saved=saved_choice(settings.device.calibration))
+                             saved=saved_choice(settings.device.calibration),
+                             measure_now=self._measure)
 
     def _decide(self) -> Decision:
         request = self._request(self._settings)
@@ -207,9 +215,17 @@ class DeviceSelector:
             if lock is not None:
                 lock.release()
 
+    def _on_dml(self) -> bool:
+        return BACKEND_BY_PLATFORM.get(self._platform) == Backend.DML.value
+
     def _choose(self, request: DeviceRequest) -> Decision:
         if self._facts is None:
-            self._facts = SystemFacts(self.gpu_backend(), self._run_calibration)
+            if self._on_dml():
+                from engine.device.dml_backend import DmlSystemFacts
+
+                self._facts = DmlSystemFacts(self.gpu_backend(), self._run_calibration)
+            else:
+                self._facts = SystemFacts(self.gpu_backend(), self._run_calibration)
         try:
             return choose_device(request, self._facts)
         except Exception as exc:  # a probe must never stop a conversion: CPU, with the reason

@@ -26,6 +26,8 @@ class DecidedBy(StrEnum):
     EXPLICIT = "explicit"
     SAVED = "saved"
     MEASURED = "measured"
+    RULE = "rule"
+    """`auto` with a discrete GPU on DirectML: used without measuring."""
     FALLBACK = "fallback"
 
 
@@ -46,6 +48,9 @@ class GpuDescription:
     name: str = ""
     kind: str = GpuKind.UNKNOWN.value
     card_index: int | None = None
+    luid: int | None = None
+    """DirectML: the adapter's LUID (valid until the next reboot), how ORT's EP device is
+    found again. Never saved to the settings, like adapter numbers."""
 
     @property
     def ids(self) -> str:
@@ -68,7 +73,8 @@ class GpuDescription:
                    device_id=int(data["device_id"]), name=str(data.get("name") or ""),
                    kind=str(data.get("kind") or GpuKind.UNKNOWN.value),
                    card_index=None if data.get("card_index") is None
-                   else int(data["card_index"]))
+                   else int(data["card_index"]),
+                   luid=None if data.get("luid") is None else int(data["luid"]))
 
 
 @dataclass(frozen=True)
