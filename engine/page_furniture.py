@@ -15,6 +15,7 @@ BAND_SHARE = 0.1
 MARGIN_SHARE = 0.075
 SIDE_MARGIN_SHARE = 0.1
 RUNNING_HEAD_SHARE = 0.13
+PICTURE_PAGE_SHARE = 0.5
 # Separated from the body by more than this many body line heights.
 MARGIN_GAP_LINES = 1.5
 _DIGITS = re.compile(r"\d+")
@@ -92,14 +93,18 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
     needed = max(2, (len(pages) + 1) // 2)
     result = []
     for page in pages:
+        figures = sum(b.box.area for b in page.blocks if b.kind is BlockKind.FIGURE)
+        # A poster or cover has no running heads: its top and bottom lines are its content.
+        picture_page = figures >= PICTURE_PAGE_SHARE * page.width * page.height
         body = [b for b in page.blocks if _band(b, page) is None]
         numbers = [b for b in page.blocks if _is_page_number(b) and _near_edge(b, page)]
         blocks = []
         for block in page.blocks:
             band = _band(block, page)
             repeated = band is not None and counts[(band, _signature(block))] >= needed
-            if repeated or block in numbers or _beside_page_number(block, numbers, page) \
-                    or _in_margin(block, page, body):
+            margin = not picture_page and (_beside_page_number(block, numbers, page)
+                                           or _in_margin(block, page, body))
+            if repeated or block in numbers or margin:
                 kind = BlockKind.FOOTER if block.box.center_y > page.height / 2 else BlockKind.HEADER
                 block = replace(block, kind=kind)
             blocks.append(block)

@@ -208,10 +208,13 @@ def assemble_page(lines: list[Line], regions: list[Region] | None,
         regions = [r if r in kept else Region(BlockKind.TEXT, Box(0, 0, 0, 0), 0.0)
                    for r in regions]
     per_region, leftover = assign_lines(lines, regions)
+    figure_area = sum(r.box.area for r in regions if r.kind is BlockKind.FIGURE)
+    picture_page = bool(page_area) and figure_area >= PAGE_SIZED_FIGURE_SHARE * page_area
     blocks: list[Block] = []
     for i, region in enumerate(regions):
-        if (region.kind is BlockKind.FIGURE and page_area
-                and region.box.area >= PAGE_SIZED_FIGURE_SHARE * page_area):
+        if region.kind is BlockKind.FIGURE and picture_page:
+            # On a page that is mostly pictures (a poster, a cover, a photographed sign) the
+            # words on the pictures are what the page says.
             leftover.extend(per_region[i])
             per_region[i] = []
         blocks.extend(region_blocks(region, per_region[i], i, content))
