@@ -1,0 +1,1 @@
+"""Paperlens beside the tools users would pick instead, on the same documents in the same run."""
