@@ -75,6 +75,8 @@ def decided_text(status: Any) -> str:
         return f"{text} ({measurement})" if measurement else text
     if how == "fallback":
         return translate("DeviceText", "Running on the CPU instead of the GPU.")
+    if how == "rule":
+        return translate("DeviceText", "A discrete GPU, used without measuring.")
     return how
 
 

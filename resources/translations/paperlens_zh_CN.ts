@@ -103,6 +103,10 @@
         <translation>改用 CPU 运行，而非 GPU。</translation>
     </message>
     <message>
+        <source>A discrete GPU, used without measuring.</source>
+        <translation>独立显卡，无需测量即直接使用。</translation>
+    </message>
+    <message>
         <source>This Intel graphics generation runs these models slower than the CPU, so Paperlens uses the CPU.</source>
         <translation>这一代 Intel 显卡运行这些模型比 CPU 更慢，因此 Paperlens 使用 CPU。</translation>
     </message>
