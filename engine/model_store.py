@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 from filelock import FileLock, Timeout
 
@@ -25,7 +26,10 @@ from engine.model_sources import (
     sha256_file,
 )
 
-__all__ = ["ModelStore", "ModelSpec", "ModelStatus", "SourceSpec", "load_manifest", "default_model_dir"]
+__all__ = [
+    "ModelStore", "ModelSpec", "ModelStatus", "SourceSpec", "load_manifest", "default_model_dir",
+    "bundled_model_dirs",
+]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +37,7 @@ ProgressCallback = Callable[[ModelDownloadProgress], None]
 _SIDECAR_SUFFIX = ".verified.json"
 _DOWNLOADS = ".downloads"
 _LOCKS = ".locks"
+BUNDLED_MODELS_DIR = "models"
 
 
 @dataclass(frozen=True)
@@ -54,11 +59,22 @@ def default_model_dir() -> Path:
     return settings_default_model_dir(os.environ)
 
 
+def bundled_model_dirs() -> tuple[Path, ...]:
+    """Read-only model folders shipped with the app: `<install>/models` in a frozen build, else none."""
+    if not getattr(sys, "frozen", False):
+        return ()
+    return (Path(sys.executable).resolve().parent / BUNDLED_MODELS_DIR,)
+
+
 class ModelStore:
     """Model files under one folder, each checked against the manifest before it is handed out.
 
     Constructing a store reads the manifest and nothing else; the network is touched only by
     `ensure` (and `derived_rec`) when a file is missing or corrupt.
+
+    `bundled_dirs` (default: `bundled_model_dirs()`) are searched before `model_dir`. They are
+    never written to: a bundled file is hashed in full before it is first handed out (once per
+    store), and one that does not match is passed over for the copy in `model_dir`.
     """
 
     def __init__(
@@ -69,8 +85,12 @@ class ModelStore:
         manifest: Mapping[str, ModelSpec] | Path | None = None,
         *,
         timeout_s: float = 30.0,
+        bundled_dirs: Sequence[Path] | None = None,
     ) -> None:
         self.model_dir = Path(model_dir).expanduser()
+        bundled = bundled_model_dirs() if bundled_dirs is None else bundled_dirs
+        self.bundled_dirs = tuple(Path(d).expanduser() for d in bundled)
+        self._bundled_checked: dict[tuple[Path, int, int], bool] = {}
         self.index_url = resolve_index_url(index_url)
         self.on_progress = on_progress
         self.timeout_s = timeout_s
@@ -105,9 +125,13 @@ class ModelStore:
         raise KeyError(f"Role '{role}' has several models ({ids}); choose one by id")
 
     def path_for(self, model_id: str) -> Path | None:
-        """Where the model's file lives (whether or not it is there); None for an empty slot."""
+        """Where the model's file lives (whether or not it is there); None for an empty slot.
+
+        A bundled copy, when there is one, comes first; otherwise the path in `model_dir`."""
         spec = self.spec(model_id)
-        return self.model_dir / spec.file if spec.file else None
+        if not spec.file:
+            return None
+        return self._bundled_file(spec) or self.model_dir / spec.file
 
     # ----------------------------------------------------------------- queries
 
@@ -120,6 +144,9 @@ class ModelStore:
         installed = path.is_file()
         if not installed:
             verified = False
+        elif self._is_bundled(path):
+            # No record can be kept beside a bundled file: it is verified once hashed in full.
+            verified = self._bundled_ok(spec, path, hash_if_unknown=full_hash, rehash=full_hash)
         elif full_hash:
             verified = self._full_check(spec, path)
         else:
@@ -130,6 +157,8 @@ class ModelStore:
         """Hash the installed file in full. A mismatch drops its record so `ensure` fetches it again."""
         spec = self.spec(model_id)
         path = self.path_for(model_id)
+        if path is not None and self._is_bundled(path):
+            return self._bundled_ok(spec, path, rehash=True)
         return path is not None and path.is_file() and self._full_check(spec, path)
 
     # ----------------------------------------------------------------- fetching
@@ -137,7 +166,13 @@ class ModelStore:
     def ensure(self, model_id: str) -> Path:
         """A verified local path for the model, fetched from its sources in order if needed."""
         spec = self.spec(model_id)
-        path = self.path_for(model_id)
+        bundled = self._bundled_file(spec)
+        if bundled is not None:
+            if self._bundled_ok(spec, bundled):
+                return bundled
+            log.warning("bundled model %s at %s does not match its checksum; using the model folder",
+                        spec.id, bundled)
+        path = self.model_dir / spec.file if spec.file else None
         if path is None:
             raise ModelUnavailable(
                 f"Model '{spec.id}' ({spec.role}) is not installed: no model or download source is known "
@@ -310,6 +345,28 @@ class ModelStore:
         return ModelUnavailable(message)
 
     # ----------------------------------------------------------------- local checks
+
+    def _bundled_file(self, spec: ModelSpec) -> Path | None:
+        """The first bundled copy of the model's file (not yet checked), or None."""
+        if not spec.file:
+            return None
+        return next((d / spec.file for d in self.bundled_dirs if (d / spec.file).is_file()), None)
+
+    def _is_bundled(self, path: Path) -> bool:
+        return any(path.is_relative_to(d) for d in self.bundled_dirs)
+
+    def _bundled_ok(self, spec: ModelSpec, path: Path, *, hash_if_unknown: bool = True,
+                    rehash: bool = False) -> bool:
+        """A bundled file's full-hash result, kept in memory for the life of this store (a bundled
+        folder holds no records). Not hashed yet and not to be hashed now counts as unverified."""
+        try:
+            stat = path.stat()
+            key = (path, stat.st_size, stat.st_mtime_ns)
+            if rehash or (hash_if_unknown and key not in self._bundled_checked):
+                self._bundled_checked[key] = stat.st_size == spec.size and sha256_file(path) == spec.sha256
+        except OSError:
+            return False
+        return self._bundled_checked.get(key, False)
 
     def _local_ok(self, spec: ModelSpec, path: Path) -> bool:
         """Cheap when the verification record still matches; a full hash otherwise."""

@@ -6,7 +6,7 @@ import logging
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -19,6 +19,10 @@ from gui.worker import EngineFactory
 from settings import SettingsError, SettingsStore
 
 log = logging.getLogger(__name__)
+
+# Starts the app, shows the main window, prints one line and quits: 0 when the window was
+# shown. The installer checks run the frozen app with it.
+QUIT_AFTER_SHOW = "--quit-after-show"
 
 
 def create_application(argv: list[str]) -> QApplication:
@@ -62,12 +66,23 @@ def main(argv: list[str] | None = None) -> int:
     if settings.warnings:
         window.statusBar().showMessage(settings.warnings[0], 15000)
     window.show()
+    if QUIT_AFTER_SHOW in argv[1:]:
+        QTimer.singleShot(0, lambda: _report_shown(app, window))
     inputs = [Path(a) for a in argv[1:] if not a.startswith("-")]
     if inputs:
         window.add_paths(inputs)
     code = app.exec()
     log_book.detach()
     return code
+
+
+def _report_shown(app: QApplication, window: MainWindow) -> None:
+    shown = window.isVisible()
+    if sys.stdout is not None:  # a windowed build on Windows has none
+        print(f"paperlens: main window {'shown' if shown else 'not shown'} ({window.windowTitle()})",
+              flush=True)
+    window.close()  # the way a person quits: the worker thread is stopped first
+    app.exit(0 if shown else 1)
 
 
 if __name__ == "__main__":
