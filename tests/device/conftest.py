@@ -19,3 +19,19 @@ def _private_data_dir(tmp_path, monkeypatch):
     for name in ("PAPERLENS_MODEL_ONNX_DEVICE", "PAPERLENS_CALIBRATION_TIMEOUT_S",
                  "PAPERLENS_CONFIG"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def model_path(tmp_path):
+    """A one-node ONNX model (Relu over [N, 4]) any execution provider can run."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 4])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    path = tmp_path / "relu.onnx"
+    onnx.save(model, str(path))
+    return path

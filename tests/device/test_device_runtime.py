@@ -12,21 +12,6 @@ from engine.device.webgpu import WEBGPU_LOCK, GpuSessionError
 from engine.runtime import GPU_ROLES, RuntimeOptions, SessionFactory, runs_on_gpu
 
 
-@pytest.fixture
-def model_path(tmp_path):
-    import onnx
-    from onnx import TensorProto, helper
-
-    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 4])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 4])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    path = tmp_path / "relu.onnx"
-    onnx.save(model, str(path))
-    return path
-
-
 class FakeBackend:
     """Creates a plain CPU session in place of a WebGPU one, or fails as told."""
 

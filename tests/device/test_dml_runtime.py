@@ -17,20 +17,6 @@ from engine.device.webgpu import WEBGPU_LOCK
 from engine.runtime import FormulaSessions, SessionFactory
 
 
-@pytest.fixture
-def model_path(tmp_path):
-    from onnx import TensorProto, helper, save
-
-    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "g",
-                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [None, 4])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, 4])])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
-    model.ir_version = 8
-    path = tmp_path / "relu.onnx"
-    save(model, str(path))
-    return path
-
-
 def dml_factory(tmp_path, seam: FakeOrtDml, adapter=NVIDIA_DGPU, configured="gpu"):
     store, settings = settings_at(tmp_path / "settings.json",
                                   raw={"model": {"onnx_device": configured}})

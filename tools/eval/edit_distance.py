@@ -93,12 +93,15 @@ def sequence_levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     return levenshtein("".join(alphabet[t] for t in a), "".join(alphabet[t] for t in b))
 
 
-def similarity(a: str, b: str) -> float:
-    """1 - levenshtein / longer length; 1.0 when both are empty, 0.0 when only one is."""
+def similarity(a: str | Sequence[Hashable], b: str | Sequence[Hashable]) -> float:
+    """1 - edit distance / longer length, over characters (strings) or tokens (sequences);
+    1.0 when both are empty, 0.0 when only one is."""
     longest = max(len(a), len(b))
     if longest == 0:
         return 1.0
-    return 1.0 - levenshtein(a, b) / longest
+    if isinstance(a, str) and isinstance(b, str):
+        return 1.0 - levenshtein(a, b) / longest
+    return 1.0 - sequence_levenshtein(a, b) / longest
 
 
 def best_substring_distance(pattern: str, text: str) -> int:

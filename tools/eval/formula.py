@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tools.eval.edit_distance import sequence_levenshtein
+from tools.eval.edit_distance import similarity
 
 _TOKEN = re.compile(r"\\[a-zA-Z]+\*?|\\.|\S", re.DOTALL)
 
@@ -157,11 +157,7 @@ def formula_similarity(pred_latex: str, truth_latex: str) -> float:
 
     1.0 when both are empty, 0.0 when only one is.
     """
-    pred, truth = normalize_latex_tokens(pred_latex), normalize_latex_tokens(truth_latex)
-    longest = max(len(pred), len(truth))
-    if longest == 0:
-        return 1.0
-    return 1.0 - sequence_levenshtein(pred, truth) / longest
+    return similarity(normalize_latex_tokens(pred_latex), normalize_latex_tokens(truth_latex))
 
 
 def exact_match(pred_latex: str, truth_latex: str) -> float:

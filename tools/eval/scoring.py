@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from tools.eval.edit_distance import levenshtein, similarity
+from tools.eval.edit_distance import similarity
 from tools.eval.formula import exact_match, formula_similarity
 from tools.eval.markdown_text import (
     first_display_math,
@@ -45,11 +45,7 @@ def text_similarity(pred_md: str, truth: str) -> float:
 
     1.0 when both are empty after stripping, 0.0 when only one is.
     """
-    a, b = strip_markdown(pred_md), strip_markdown(truth)
-    longest = max(len(a), len(b))
-    if longest == 0:
-        return 1.0
-    return 1.0 - levenshtein(a, b) / longest
+    return similarity(strip_markdown(pred_md), strip_markdown(truth))
 
 
 def text_exact_match(pred_md: str, truth: str) -> float:
