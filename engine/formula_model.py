@@ -1,0 +1,172 @@
+"""Paperlens's own formula recogniser on ONNX Runtime: crops in, LaTeX out.
+
+Two graphs (see tools/formula/export.py): the encoder turns a 64 px high grey image into the
+cross-attention keys/values of every decoder layer; the decoder takes one token per step with a
+key/value cache. Decoding is greedy with a length cap, batched over crops of similar width;
+a crop leaves the batch as soon as it emits the end token. The mean token probability of a
+reading is its confidence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from engine.latex_tokens import detokenize
+
+HEIGHT = 64
+WIDTH_STEP = 32
+MAX_WIDTH = 1024
+PAD, BOS, EOS = 0, 1, 2
+MAX_TOKENS = 200
+BATCH = 8
+LOW_CONFIDENCE = 0.80
+"""Below this mean token probability a reading is shown with its image beside it."""
+
+
+class Session(Protocol):
+    input_names: list[str]
+
+    def run(self, *inputs: np.ndarray) -> list[np.ndarray]:
+        ...
+
+
+@dataclass(frozen=True)
+class FormulaReading:
+    latex: str
+    confidence: float
+    """Mean probability of the chosen tokens (0..1)."""
+    tokens: int
+
+    @property
+    def low_confidence(self) -> bool:
+        return self.confidence < LOW_CONFIDENCE
+
+
+def load_vocabulary(path: Path) -> list[str]:
+    vocab = Path(path).read_text(encoding="utf-8").splitlines()
+    if vocab[:3] != ["<pad>", "<bos>", "<eos>"]:
+        raise ValueError(f"{path} is not a formula vocabulary (it must start with <pad> <bos> <eos>)")
+    return vocab
+
+
+def prepare(crop: np.ndarray) -> np.ndarray | None:
+    """RGB or grey crop -> ink image [64, width] in 0..1 (ink bright), or None when blank.
+
+    Mirrors training: contrast stretched between the paper and the darkest ink, cropped to the
+    ink, padded by 8% of its height, scaled to 64 px high (wide formulas: to 1024 px wide,
+    centred vertically)."""
+    if crop is None or crop.size == 0:
+        return None
+    grey = crop if crop.ndim == 2 else cv2.cvtColor(crop[..., :3], cv2.COLOR_RGB2GRAY)
+    grey = grey.astype(np.float32)
+    paper = float(np.percentile(grey, 90))
+    dark = float(grey.min())
+    if paper - dark < 40:
+        return None
+    ink = np.clip((paper - grey) / (paper - dark), 0.0, 1.0)
+    rows = np.flatnonzero(ink.max(axis=1) > 0.3)
+    cols = np.flatnonzero(ink.max(axis=0) > 0.3)
+    if rows.size == 0 or cols.size == 0:
+        return None
+    ink = ink[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    pad = max(1, round(ink.shape[0] * 0.08))
+    ink = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    h, w = ink.shape
+    width = max(8, round(w * HEIGHT / h))
+    if width <= MAX_WIDTH:
+        interpolation = cv2.INTER_AREA if h > HEIGHT else cv2.INTER_LINEAR
+        return cv2.resize(ink, (width, HEIGHT), interpolation=interpolation)
+    height = max(8, round(h * MAX_WIDTH / w))
+    small = cv2.resize(ink, (MAX_WIDTH, height), interpolation=cv2.INTER_AREA)
+    canvas = np.zeros((HEIGHT, MAX_WIDTH), np.float32)
+    top = (HEIGHT - height) // 2
+    canvas[top:top + height] = small
+    return canvas
+
+
+def batch_images(images: list[np.ndarray]) -> np.ndarray:
+    """Pads to one width (a multiple of 32 with at least 8 px of margin): [B, 1, 64, W]."""
+    width = max(img.shape[1] for img in images)
+    width = min(MAX_WIDTH, -(-(width + 8) // WIDTH_STEP) * WIDTH_STEP)
+    out = np.zeros((len(images), 1, HEIGHT, width), np.float32)
+    for i, img in enumerate(images):
+        out[i, 0, :, :min(width, img.shape[1])] = img[:, :width]
+    return out
+
+
+def _softmax_max(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    best = logits.argmax(axis=-1)
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    prob = 1.0 / np.exp(shifted).sum(axis=-1)
+    return best, prob
+
+
+class FormulaRecognizerModel:
+    """Implements engine.formula.FormulaRecognizer with the two ONNX graphs."""
+
+    def __init__(self, encoder: Session, decoder: Session, vocabulary: list[str],
+                 batch_size: int = BATCH, max_tokens: int = MAX_TOKENS) -> None:
+        self.encoder = encoder
+        self.decoder = decoder
+        self.vocabulary = vocabulary
+        self.batch_size = max(1, batch_size)
+        self.max_tokens = max_tokens
+        self._past = [n for n in decoder.input_names if n.startswith("past_")]
+        self._cross = [n for n in decoder.input_names if n.startswith("cross_")]
+
+    def recognize(self, crops: list[np.ndarray]) -> list[str | None]:
+        return [r.latex if r else None for r in self.read(crops)]
+
+    def read(self, crops: list[np.ndarray]) -> list[FormulaReading | None]:
+        """One reading per crop (None for a blank crop or one that yields no tokens)."""
+        images = [prepare(c) for c in crops]
+        results: list[FormulaReading | None] = [None] * len(crops)
+        order = sorted((i for i, img in enumerate(images) if img is not None),
+                       key=lambda i: images[i].shape[1])
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start:start + self.batch_size]
+            for i, reading in zip(idx, self._decode(batch_images([images[i] for i in idx]))):
+                results[i] = reading
+        return results
+
+    def _decode(self, batch: np.ndarray) -> list[FormulaReading | None]:
+        cross = self.encoder.run(batch)
+        n = batch.shape[0]
+        heads, head_dim = cross[0].shape[1], cross[0].shape[3]
+        past = [np.zeros((n, heads, 0, head_dim), np.float32) for _ in self._past]
+        token = np.full((n, 1), BOS, np.int64)
+        active = np.arange(n)
+        sequences: list[list[int]] = [[] for _ in range(n)]
+        probs: list[list[float]] = [[] for _ in range(n)]
+        for step in range(self.max_tokens):
+            outputs = self.decoder.run(token, np.array([step], np.int64), *past, *cross)
+            best, prob = _softmax_max(outputs[0])
+            keep = []
+            for row, seq_index in enumerate(active):
+                if best[row] == EOS:
+                    probs[seq_index].append(float(prob[row]))
+                    continue
+                sequences[seq_index].append(int(best[row]))
+                probs[seq_index].append(float(prob[row]))
+                keep.append(row)
+            if not keep:
+                break
+            keep_arr = np.array(keep)
+            past = [p[keep_arr] for p in outputs[1:]]
+            if len(keep) != len(active):
+                cross = [c[keep_arr] for c in cross]
+            active = active[keep_arr]
+            token = best[keep_arr][:, None].astype(np.int64)
+        readings: list[FormulaReading | None] = []
+        for seq, p in zip(sequences, probs):
+            words = [self.vocabulary[t] for t in seq if t > EOS and t < len(self.vocabulary)]
+            if not words:
+                readings.append(None)
+                continue
+            readings.append(FormulaReading(detokenize(words), float(np.mean(p)), len(words)))
+        return readings

@@ -1,0 +1,206 @@
+"""LaTeX math as tokens: one canonical spelling for training targets, model output and scoring.
+
+A formula is split into control words (``\\alpha``), control symbols (``\\{``), environment
+markers (``\\begin{array}`` as one token) and single characters; whitespace carries no meaning.
+Two formulas that typeset alike should normalise to the same token list, so that a recogniser is
+never asked to guess which of several spellings an author used:
+
+* braces: a script or command argument is always braced (``x^2`` -> ``x ^ { 2 }``); a group that
+  is nobody's argument and holds one token loses its braces (``{ \\partial } _ { \\mu }``);
+* old font switches become commands (``{\\cal X}`` -> ``\\mathcal { X }``);
+* aliases collapse (``\\le`` -> ``\\leq``, ``\\dfrac`` -> ``\\frac``, ``\\lbrace`` -> ``\\{``);
+* near-invisible spacing and style commands are dropped (``\\,``, ``~``, ``\\displaystyle``,
+  ``\\limits``), as are ``\\left``/``\\right``/``\\big`` sizes (``(`` stays ``(``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"\\(?:begin|end)\s*\{\s*[A-Za-z]+\*?\s*\}|\\[A-Za-z]+\*?|\\.|[^\s]", re.S)
+
+# Commands and how many mandatory arguments they take (optional [..] arguments are kept as tokens).
+ARITY: dict[str, int] = {
+    **dict.fromkeys(["\\frac", "\\binom", "\\overset", "\\underset", "\\stackrel", "\\cfrac",
+                     "\\genfrac"], 2),
+    **dict.fromkeys([
+        "\\sqrt", "\\mathrm", "\\mathbf", "\\mathit", "\\mathcal", "\\mathbb", "\\mathfrak",
+        "\\mathsf", "\\mathtt", "\\mathscr", "\\boldsymbol", "\\bm", "\\operatorname",
+        "\\operatorname*", "\\text", "\\textrm", "\\textbf", "\\textit", "\\mbox", "\\hat",
+        "\\widehat", "\\tilde", "\\widetilde", "\\bar", "\\overline", "\\underline", "\\vec",
+        "\\dot", "\\ddot", "\\dddot", "\\check", "\\breve", "\\acute", "\\grave", "\\mathring",
+        "\\overbrace", "\\underbrace", "\\overrightarrow", "\\overleftarrow", "\\boxed",
+        "\\pmod", "\\not", "\\cancel", "\\slashed", "\\xrightarrow", "\\xleftarrow", "\\phantom",
+        "\\hphantom", "\\vphantom", "\\mathop", "\\mathbin", "\\mathrel", "\\mathord",
+        "\\upgreek", "\\substack",
+    ], 1),
+}
+# \begin{array}, \begin{tabular}, \begin{alignedat}, \begin{subarray} take one argument.
+_ENV_ARITY = {"array": 1, "tabular": 1, "alignedat": 1, "subarray": 1}
+
+_SWITCHES = {"\\rm": "\\mathrm", "\\bf": "\\mathbf", "\\cal": "\\mathcal", "\\it": "\\mathit",
+             "\\sf": "\\mathsf", "\\tt": "\\mathtt", "\\mit": "\\mathit", "\\Bbb": "\\mathbb",
+             "\\bold": "\\mathbf", "\\boldmath": "\\boldsymbol"}
+
+ALIASES: dict[str, str] = {
+    "\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\dbinom": "\\binom", "\\tbinom": "\\binom",
+    "\\le": "\\leq", "\\ge": "\\geq", "\\ne": "\\neq", "\\leqq": "\\leqq", "\\to": "\\rightarrow",
+    "\\gets": "\\leftarrow", "\\lbrace": "\\{", "\\rbrace": "\\}", "\\lbrack": "[", "\\rbrack": "]",
+    "\\vert": "|", "\\lvert": "|", "\\rvert": "|", "\\Vert": "\\|", "\\lVert": "\\|",
+    "\\rVert": "\\|", "\\land": "\\wedge", "\\lor": "\\vee", "\\lnot": "\\neg",
+    "\\ldots": "\\dots", "\\dotsc": "\\dots", "\\dotso": "\\dots", "\\dotsb": "\\cdots",
+    "\\dotsm": "\\cdots", "\\dotsi": "\\cdots", "\\colon": ":", "\\owns": "\\ni",
+    "\\textrm": "\\text", "\\mbox": "\\text", "\\hbox": "\\text", "\\bm": "\\boldsymbol",
+    "\\operatorname*": "\\operatorname", "\\varepsilon": "\\varepsilon", "\\iff": "\\iff",
+    "\\implies": "\\implies", "\\langle": "\\langle", "\\rangle": "\\rangle",
+    "\\begin{matrix}": "\\begin{matrix}",
+}
+
+DROPPED = frozenset([
+    "\\,", "\\;", "\\:", "\\!", "\\ ", "~", "\\>", "\\displaystyle", "\\textstyle",
+    "\\scriptstyle", "\\scriptscriptstyle", "\\limits", "\\nolimits", "\\left", "\\right",
+    "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr", "\\biggl",
+    "\\biggr", "\\Biggl", "\\Biggr", "\\bigm", "\\Bigm", "\\middle", "\\nonumber", "\\notag",
+    "\\allowbreak", "\\relax", "\\strut", "\\mathstrut",
+])
+
+
+def tokenize(latex: str) -> list[str]:
+    """Splits LaTeX into tokens; ``\\begin {array}`` and ``\\begin{array}`` are one token."""
+    return [re.sub(r"\s+", "", t) if t.startswith(("\\begin", "\\end")) else t
+            for t in _TOKEN.findall(latex)]
+
+
+def detokenize(tokens: list[str]) -> str:
+    """One space between tokens: always valid LaTeX, since no token ends mid-word."""
+    return " ".join(tokens)
+
+
+def _group_end(tokens: list[str], start: int) -> int:
+    """Index just past the brace group opening at ``start`` (or the end, if unbalanced)."""
+    depth = 0
+    for i in range(start, len(tokens)):
+        if tokens[i] == "{":
+            depth += 1
+        elif tokens[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(tokens)
+
+
+def _argument(tokens: list[str], i: int) -> tuple[list[str], int]:
+    """Reads one argument at ``i`` and returns it canonically braced, with the next index."""
+    if i >= len(tokens):
+        return ["{", "}"], i
+    if tokens[i] == "{":
+        end = _group_end(tokens, i)
+        inner = _canonical(tokens[i + 1:end - 1])
+        return ["{", *inner, "}"], end
+    if tokens[i] in ARITY or tokens[i] in _SWITCHES:
+        # A command as the argument of another (``x^\frac12``): read it whole.
+        sub, end = _command(tokens, i)
+        return ["{", *sub, "}"], end
+    return ["{", tokens[i], "}"], i + 1
+
+
+def _command(tokens: list[str], i: int) -> tuple[list[str], int]:
+    name = tokens[i]
+    out = [name]
+    i += 1
+    if name == "\\sqrt" and i < len(tokens) and tokens[i] == "[":
+        depth = 0
+        while i < len(tokens):
+            out.append(tokens[i])
+            depth += tokens[i] == "["
+            depth -= tokens[i] == "]"
+            i += 1
+            if depth == 0:
+                break
+    for _ in range(ARITY.get(name, 0)):
+        arg, i = _argument(tokens, i)
+        out.extend(arg)
+    return out, i
+
+
+def _canonical(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok in ("^", "_"):
+            arg, i = _argument(tokens, i + 1)
+            out.append(tok)
+            out.extend(arg)
+            continue
+        if tok in ARITY:
+            sub, i = _command(tokens, i)
+            out.extend(sub)
+            continue
+        if tok.startswith("\\begin{"):
+            out.append(tok)
+            i += 1
+            env = tok[len("\\begin{"):-1]
+            for _ in range(_ENV_ARITY.get(env, 0)):
+                arg, i = _argument(tokens, i)
+                out.extend(arg)
+            continue
+        if tok == "{":
+            end = _group_end(tokens, i)
+            inner = tokens[i + 1:end - 1]
+            if inner and inner[0] in _SWITCHES:
+                out.append(_SWITCHES[inner[0]])
+                out.extend(["{", *_canonical(inner[1:]), "}"])
+            else:
+                body = _canonical(inner)
+                if len(body) == 1 and body[0] not in ("^", "_"):
+                    out.extend(body)
+                elif body:
+                    out.extend(["{", *body, "}"])
+            i = end
+            continue
+        if tok in _SWITCHES:
+            # A bare switch applies to the rest of the current group.
+            out.append(_SWITCHES[tok])
+            out.extend(["{", *_canonical(tokens[i + 1:]), "}"])
+            return out
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _aliased(tokens: list[str]) -> list[str]:
+    out = []
+    for tok in tokens:
+        tok = ALIASES.get(tok, tok)
+        if tok in DROPPED:
+            continue
+        out.append(tok)
+    return out
+
+
+def _mathop_names(tokens: list[str]) -> list[str]:
+    """``\\mathop { \\mathrm { S p e c } }`` -> ``\\operatorname { S p e c }``."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if (tokens[i] == "\\mathop" and i + 3 < len(tokens) and tokens[i + 1] == "{"
+                and tokens[i + 2] == "\\mathrm" and tokens[i + 3] == "{"):
+            end = _group_end(tokens, i + 1)
+            inner = tokens[i + 2:end - 1]  # \mathrm { ... }
+            if _group_end(inner, 1) == len(inner):
+                out.extend(["\\operatorname", *inner[1:]])
+                i = end
+                continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def normalize(tokens: list[str]) -> list[str]:
+    """The canonical token list of a formula (see the module docstring)."""
+    return _mathop_names(_canonical(_aliased(tokens)))
+
+
+def normalized(latex: str) -> list[str]:
+    return normalize(tokenize(latex))

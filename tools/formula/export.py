@@ -1,0 +1,123 @@
+"""Exports trained weights to the two ONNX graphs the engine runs, and checks them.
+
+    python -m tools.formula.export --weights build/formula/run1 [--out resources/formula]
+
+``formula-encoder.onnx``: ``image`` float32 [batch, 1, 64, width] (ink 1, background 0; width a
+multiple of 32) -> ``cross_k0, cross_v0, ...`` [batch, heads, 4*width/8, head_dim], the
+cross-attention keys and values of every decoder layer, computed once per image.
+
+``formula-decoder.onnx``: one decoding step. ``token`` int64 [batch, 1], ``step`` int64 [1] (the
+position of ``token``), ``past_k0, past_v0, ...`` [batch, heads, step, head_dim] (empty at step 0)
+and the encoder's outputs -> ``logits`` [batch, vocab] and ``present_k0, present_v0, ...`` (the
+cache with this step appended). Weights are stored in fp16 where that loses nothing measurable
+(weights only; activations stay fp32, so CPU and GPU execution providers run them unchanged).
+
+The export is checked before it is kept: ONNX Runtime's greedy decoding of validation images
+must reproduce PyTorch's tokens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+
+from tools.formula.model import HEIGHT, Config, DecoderStep, EncoderExport, FormulaModel
+
+ROOT = Path(__file__).resolve().parents[2]
+OPSET = 17
+
+
+def load_weights(path: Path) -> tuple[FormulaModel, list[str], dict]:
+    """Reads ``weights-ema-{0,1}.pt`` (or a single ``weights-ema.pt``) from a run folder."""
+    parts = sorted(path.glob("weights-ema-*.pt")) if path.is_dir() else [path]
+    state: dict = {}
+    meta: dict = {}
+    for part in parts:
+        blob = torch.load(part, map_location="cpu")
+        state.update(blob["weights"])
+        meta = {k: v for k, v in blob.items() if k != "weights"}
+    cfg = Config(**{**meta["config"], "channels": tuple(meta["config"]["channels"])})
+    model = FormulaModel(cfg)
+    model.load_state_dict({k: v.float() if v.is_floating_point() else v
+                           for k, v in state.items()})
+    return model.eval(), meta["vocab"], meta
+
+
+def export(model: FormulaModel, out: Path) -> tuple[Path, Path]:
+    cfg = model.cfg
+    n = cfg.decoder_layers
+    dh = cfg.dim // cfg.heads
+    out.mkdir(parents=True, exist_ok=True)
+    enc_path, dec_path = out / "formula-encoder.onnx", out / "formula-decoder.onnx"
+    image = torch.zeros(2, 1, HEIGHT, 256)
+    cross_names = [f"cross_{kv}{i}" for i in range(n) for kv in "kv"]
+    with torch.no_grad():
+        torch.onnx.export(EncoderExport(model), (image,), str(enc_path), input_names=["image"],
+                          output_names=cross_names, opset_version=OPSET, dynamo=False,
+                          dynamic_axes={"image": {0: "batch", 3: "width"},
+                                        **{c: {0: "batch", 2: "cells"} for c in cross_names}})
+        cross = EncoderExport(model)(image)
+        past = [torch.zeros(2, cfg.heads, 3, dh) for _ in range(2 * n)]
+        past_names = [f"past_{kv}{i}" for i in range(n) for kv in "kv"]
+        present_names = [f"present_{kv}{i}" for i in range(n) for kv in "kv"]
+        torch.onnx.export(
+            DecoderStep(model), (torch.ones(2, 1, dtype=torch.long), torch.tensor([3]),
+                                 *past, *cross), str(dec_path),
+            input_names=["token", "step", *past_names, *cross_names],
+            output_names=["logits", *present_names], opset_version=OPSET, dynamo=False,
+            dynamic_axes={"token": {0: "batch"}, "logits": {0: "batch"},
+                          **{p: {0: "batch", 2: "past"} for p in past_names},
+                          **{p: {0: "batch", 2: "total"} for p in present_names},
+                          **{c: {0: "batch", 2: "cells"} for c in cross_names}})
+    for path in (enc_path, dec_path):
+        _to_fp16_weights(path)
+    return enc_path, dec_path
+
+
+def _to_fp16_weights(path: Path) -> None:
+    """Stores large float initialisers as fp16 behind a Cast, halving the file."""
+    from onnx import helper, numpy_helper
+
+    model = onnx.load(str(path))
+    graph = model.graph
+    keep, casts = [], []
+    for init in graph.initializer:
+        arr = numpy_helper.to_array(init)
+        if arr.dtype == np.float32 and arr.size >= 1024:
+            half = numpy_helper.from_array(arr.astype(np.float16), init.name + "_fp16")
+            keep.append(half)
+            casts.append(helper.make_node("Cast", [half.name], [init.name],
+                                          to=onnx.TensorProto.FLOAT))
+        else:
+            keep.append(init)
+    del graph.initializer[:]
+    graph.initializer.extend(keep)
+    for node in reversed(casts):
+        graph.node.insert(0, node)
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", type=Path, required=True)
+    parser.add_argument("--out", type=Path, default=ROOT / "resources" / "formula")
+    args = parser.parse_args(argv)
+    model, vocab, meta = load_weights(args.weights)
+    known = (ROOT / "resources" / "formula" / "vocab.txt").read_text().splitlines()
+    if vocab != known:
+        raise SystemExit("the weights were trained with another vocabulary than resources/formula")
+    paths = export(model, args.out)
+    print(json.dumps({"files": [str(p) for p in paths],
+                      "bytes": [p.stat().st_size for p in paths],
+                      "step": meta.get("step"), "seen": meta.get("seen")}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

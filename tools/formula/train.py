@@ -1,0 +1,375 @@
+"""Trains the formula recogniser on a packed render set, for a fixed wall-clock budget.
+
+    python -m tools.formula.train --data build/formula/pack --out build/formula/run1 \
+        --minutes 60 [--resume build/formula/run1/last.pt] [--val build/formula/pack-val]
+
+All images live on the training device as uint8 tensors bucketed by width; every batch is
+augmented there (resampling to low resolution, small rotation/shear/scale, stroke thickening and
+thinning, blur, contrast and background changes, low-frequency texture, noise, grey-level
+quantisation), so a GPU is never starved by a CPU loader. The learning rate follows warm-up and a
+cosine decay over the time budget; an exponential moving average of the weights is what is saved
+and exported. Every ``--save-every`` seconds the run writes ``last.pt`` (full state, resumable)
+and ``weights-ema-{0,1}.pt`` (fp16 EMA weights in two halves, with the model config and the
+vocabulary), each file
+replaced atomically, and appends a line to ``log.jsonl``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import math
+import os
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from tools.formula.model import HEIGHT, MAX_WIDTH, WIDTH_STEP, Config, FormulaModel
+
+ROOT = Path(__file__).resolve().parents[2]
+VOCAB = ROOT / "resources" / "formula" / "vocab.txt"
+PAD, BOS, EOS, UNK = 0, 1, 2, 3
+PIXELS_PER_BATCH = 512 * 64 * 384
+
+
+def load_vocab(path: Path = VOCAB) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+def _decode_part(args):
+    path, levels, shapes = args
+    raw = np.frombuffer(lzma.decompress(Path(path).read_bytes()), np.uint8)
+    out, pos = [], 0
+    import cv2
+    for h, w in shapes:
+        img = raw[pos:pos + h * w].reshape(h, w)
+        pos += h * w
+        ink = (levels - 1 - img).astype(np.float32) * (255.0 / (levels - 1))  # ink bright
+        width = max(8, round(w * HEIGHT / h))
+        if width > MAX_WIDTH:
+            height = max(8, round(h * MAX_WIDTH / w))
+            small = cv2.resize(ink, (MAX_WIDTH, height), interpolation=cv2.INTER_AREA)
+            canvas = np.zeros((HEIGHT, MAX_WIDTH), np.float32)
+            top = (HEIGHT - height) // 2
+            canvas[top:top + height] = small
+            ink = canvas
+        else:
+            ink = cv2.resize(ink, (width, HEIGHT), interpolation=cv2.INTER_LINEAR)
+        out.append(np.clip(ink, 0, 255).astype(np.uint8))
+    return out
+
+
+class Buckets:
+    """Images grouped by padded width, kept on the training device."""
+
+    def __init__(self, data: Path, vocab: list[str], device: torch.device, workers: int):
+        index = json.loads(lzma.decompress((data / "index.json.xz").read_bytes()))
+        ids = {t: i for i, t in enumerate(vocab)}
+        jobs = [(str(data / p["file"]), p["levels"], p["shapes"]) for p in index["parts"]]
+        images: list[np.ndarray] = []
+        with ProcessPoolExecutor(workers) as pool:
+            for part in pool.map(_decode_part, jobs):
+                images.extend(part)
+        labels = [[ids.get(t, UNK) for t in toks.split()] for p in index["parts"]
+                  for toks in p["tokens"]]
+        groups: dict[int, list[int]] = {}
+        for i, img in enumerate(images):
+            width = min(MAX_WIDTH, -(-(img.shape[1] + 8) // WIDTH_STEP) * WIDTH_STEP)
+            groups.setdefault(width, []).append(i)
+        self.buckets = []
+        for width, members in sorted(groups.items()):
+            pixels = np.zeros((len(members), HEIGHT, width), np.uint8)
+            longest = max(len(labels[i]) for i in members) + 2
+            tokens = np.zeros((len(members), longest), np.int64)
+            for row, i in enumerate(members):
+                img = images[i][:, :width]
+                pixels[row, :, :img.shape[1]] = img
+                seq = [BOS, *labels[i], EOS]
+                tokens[row, :len(seq)] = seq
+            self.buckets.append({
+                "width": width, "pixels": torch.from_numpy(pixels).to(device),
+                "lengths": (tokens != PAD).sum(1),
+                "widths": torch.tensor([min(width, images[i].shape[1]) for i in members],
+                                       device=device),
+                "tokens": torch.from_numpy(tokens).to(device)})
+        self.count = len(images)
+        self.weights = np.array([len(b["tokens"]) for b in self.buckets], np.float64)
+        self.weights /= self.weights.sum()
+
+    def batch(self, rng: np.random.Generator, limit: int | None = None):
+        b = self.buckets[rng.choice(len(self.buckets), p=self.weights)]
+        size = max(8, min(1024, PIXELS_PER_BATCH // (HEIGHT * b["width"])))
+        if limit:
+            size = min(size, limit)
+        rows = rng.integers(0, len(b["tokens"]), size)
+        length = int(b["lengths"][rows].max())  # on the host: no device round trip per step
+        idx = torch.from_numpy(rows).to(b["tokens"].device)
+        return b["pixels"][idx], b["widths"][idx], b["tokens"][idx, :length]
+
+
+def augment(pixels: torch.Tensor, widths: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+    """uint8 ink [B,H,W] -> float [B,1,H,W] in 0..1, made to look like crops of real pages."""
+    x = pixels.float().div_(255).unsqueeze(1)
+    b, _, h, w = x.shape
+    dev = x.device
+
+    def u(lo, hi, *shape):
+        return torch.rand(*(shape or (b,)), device=dev, generator=gen) * (hi - lo) + lo
+
+    def chance(p):
+        return (torch.rand(b, device=dev, generator=gen) < p).float().view(b, 1, 1, 1)
+
+    # Shift the formula right inside its padding, and geometric jitter.
+    slack = (w - widths).clamp(min=0).float()
+    shift = torch.rand(b, device=dev, generator=gen) * slack * 0.5
+    angle = u(-1.5, 1.5) * math.pi / 180 * (torch.rand(b, device=dev, generator=gen) < 0.5)
+    shear = u(-0.12, 0.12) * (torch.rand(b, device=dev, generator=gen) < 0.3)
+    scale = u(0.9, 1.06)
+    theta = torch.zeros(b, 2, 3, device=dev)
+    theta[:, 0, 0] = torch.cos(angle) / scale
+    theta[:, 0, 1] = (-torch.sin(angle) + shear) * h / w / scale
+    theta[:, 1, 0] = torch.sin(angle) * w / h / scale
+    theta[:, 1, 1] = torch.cos(angle) / scale
+    theta[:, 0, 2] = -2 * shift / w
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+    # Stroke weight.
+    thick = F.max_pool2d(x, 3, 1, 1)
+    thin = -F.max_pool2d(-x, 3, 1, 1)
+    x = x + chance(0.15) * (0.6 * thick + 0.4 * x - x) + chance(0.12) * (0.5 * thin + 0.5 * x - x)
+    # Low resolution: the whole batch down to a random scale and back.
+    if random.random() < 0.5:
+        f = random.uniform(0.3, 0.85)
+        small = F.interpolate(x, scale_factor=f, mode="area")
+        x = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    # Blur.
+    if random.random() < 0.3:
+        sigma = random.uniform(0.4, 1.2)
+        k = torch.arange(-2, 3, device=dev, dtype=torch.float32)
+        k = torch.exp(-k ** 2 / (2 * sigma ** 2))
+        k = k / k.sum()
+        x = F.conv2d(x, k.view(1, 1, 1, 5), padding=(0, 2))
+        x = F.conv2d(x, k.view(1, 1, 5, 1), padding=(2, 0))
+    # Contrast, background level and texture, noise.
+    ink = u(0.55, 1.0).view(b, 1, 1, 1)
+    back = u(0.0, 0.18).view(b, 1, 1, 1) * chance(0.4)
+    x = back + x * (ink - back)
+    texture = F.interpolate(torch.rand(b, 1, max(1, h // 16), max(1, w // 16), device=dev,
+                                       generator=gen), size=(h, w), mode="bilinear",
+                            align_corners=False)
+    x = x + chance(0.3) * texture * u(0.0, 0.12).view(b, 1, 1, 1)
+    x = x + chance(0.5) * torch.randn(x.shape, device=dev, generator=gen) * u(0.0, 0.06).view(
+        b, 1, 1, 1)
+    x = x.clamp(0, 1)
+    q = chance(0.15)
+    x = q * torch.round(x * 7) / 7 + (1 - q) * x
+    return x
+
+
+def lr_at(progress: float, step: int, peak: float, warmup: int) -> float:
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    return peak * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+
+
+def _atomic_save(obj, path: Path) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save(obj, tmp)
+    os.replace(tmp, path)
+
+
+@torch.no_grad()
+def greedy(model: FormulaModel, images: torch.Tensor, max_len: int = 200) -> list[list[int]]:
+    """Plain greedy decoding (recomputes the prefix each step; fine for validation)."""
+    memory_kv = model.cross_keys_values(model.encode(images))
+    b = images.shape[0]
+    tokens = torch.full((b, 1), BOS, dtype=torch.long, device=images.device)
+    done = torch.zeros(b, dtype=torch.bool, device=images.device)
+    for _ in range(max_len):
+        t = tokens.shape[1]
+        x = model.embed(tokens) * math.sqrt(model.cfg.dim) + model.positions[:t]
+        for layer, (ck, cv) in zip(model.decoder, memory_kv):
+            k, v = layer.self_attn.keys_values(layer.norm1(x))
+            x = layer(x, k, v, ck, cv, causal=True)
+        nxt = model.logits(x[:, -1:]).argmax(-1)
+        nxt[done] = PAD
+        tokens = torch.cat([tokens, nxt], 1)
+        done |= nxt[:, 0] == EOS
+        if bool(done.all()):
+            break
+    out = []
+    for row in tokens[:, 1:].tolist():
+        seq = []
+        for t in row:
+            if t in (EOS, PAD):
+                break
+            seq.append(t)
+        out.append(seq)
+    return out
+
+
+def evaluate(model: FormulaModel, val: Buckets, rng: np.random.Generator, batches: int,
+             device: torch.device, limit: int | None = None) -> dict:
+    model.eval()
+    exact = total = 0
+    similarity = 0.0
+    for _ in range(batches):
+        pixels, _, tokens = val.batch(rng, limit=min(128, limit or 128))
+        x = pixels.float().div(255).unsqueeze(1)
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+            pred = greedy(model, x, max_len=tokens.shape[1] + 10)
+        for p, t in zip(pred, tokens.tolist()):
+            truth = [v for v in t[1:] if v not in (PAD, EOS)]
+            exact += p == truth
+            similarity += 1 - _edit(p, truth) / max(len(p), len(truth), 1)
+            total += 1
+    model.train()
+    return {"val_exact": exact / max(total, 1), "val_similarity": similarity / max(total, 1),
+            "val_items": total}
+
+
+def _edit(a: list[int], b: list[int]) -> int:
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--val", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--minutes", type=float, default=60)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--warmup", type=int, default=400)
+    parser.add_argument("--label-smoothing", type=float, default=0.1)
+    parser.add_argument("--ema", type=float, default=0.998)
+    parser.add_argument("--save-every", type=float, default=120)
+    parser.add_argument("--resume", type=Path)
+    parser.add_argument("--state-dir", type=Path, help="where last.pt goes (default: --out)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    parser.add_argument("--max-batch", type=int, default=None, help="cap (CPU smoke runs)")
+    parser.add_argument("--val-batches", type=int, default=8)
+    args = parser.parse_args(argv)
+
+    start = time.monotonic()
+    device = torch.device(args.device)
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    gen = torch.Generator(device=device)
+    gen.manual_seed(args.seed)
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+    vocab = load_vocab()
+    train = Buckets(args.data, vocab, device, args.workers)
+    val = Buckets(args.val, vocab, device, args.workers) if args.val else None
+    args.out.mkdir(parents=True, exist_ok=True)
+    state_dir = args.state_dir or args.out
+    state_dir.mkdir(parents=True, exist_ok=True)
+    log = open(args.out / "log.jsonl", "a", encoding="utf-8")
+    print(f"loaded {train.count} images in {len(train.buckets)} buckets "
+          f"({time.monotonic() - start:.0f} s)", flush=True)
+
+    cfg = Config(vocab=len(vocab))
+    model = FormulaModel(cfg).to(device)
+    ema = FormulaModel(cfg).to(device).eval()
+    ema.load_state_dict(model.state_dict())
+    decay, no_decay = [], []
+    for name, p in model.named_parameters():
+        (no_decay if p.ndim < 2 or "norm" in name or "bn" in name else decay).append(p)
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
+                             {"params": no_decay, "weight_decay": 0.0}],
+                            lr=args.lr, betas=(0.9, 0.98), fused=device.type == "cuda")
+    step, trained_s, seen = 0, 0.0, 0
+    if args.resume and args.resume.exists():
+        state = torch.load(args.resume, map_location=device)
+        model.load_state_dict(state["model"])
+        ema.load_state_dict(state["ema"])
+        opt.load_state_dict(state["opt"])
+        step, trained_s, seen = state["step"], state["trained_s"], state["seen"]
+        print(f"resumed at step {step}", flush=True)
+    budget = args.minutes * 60
+    run_start = time.monotonic()
+    last_save = run_start
+    params, ema_params = list(model.parameters()), list(ema.parameters())
+
+    def save(final: bool = False) -> None:
+        _atomic_save({"model": model.state_dict(), "ema": ema.state_dict(),
+                      "opt": opt.state_dict(), "step": step, "seen": seen,
+                      "trained_s": trained_s + time.monotonic() - run_start,
+                      "config": cfg.to_dict()}, state_dir / "last.pt")
+        half = {k: (v.half() if v.is_floating_point() else v) for k, v in ema.state_dict().items()}
+        # Two halves: a file brought back from a training machine may be at most 16 MiB.
+        names = sorted(half, key=lambda k: -half[k].numel())
+        for part, keys in enumerate((names[0::2], names[1::2])):
+            _atomic_save({"weights": {k: half[k] for k in keys}, "config": cfg.to_dict(),
+                          "vocab": vocab, "step": step, "seen": seen},
+                         args.out / f"weights-ema-{part}.pt")
+
+    model.train()
+    while True:
+        elapsed = time.monotonic() - run_start
+        progress = (trained_s + elapsed) / budget if not args.resume else elapsed / budget
+        if elapsed >= budget:
+            break
+        pixels, widths, tokens = train.batch(rng, args.max_batch)
+        images = augment(pixels, widths, gen)
+        lr = lr_at(progress, step, args.lr, args.warmup)
+        for group in opt.param_groups:
+            group["lr"] = lr
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+            logits = model(images, tokens[:, :-1])
+        loss = F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
+                               tokens[:, 1:].reshape(-1), ignore_index=PAD,
+                               label_smoothing=args.label_smoothing)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        with torch.no_grad():
+            d = min(args.ema, (1 + step) / (10 + step))
+            torch._foreach_lerp_(ema_params, params, 1 - d)
+            for eb, mb in zip(ema.buffers(), model.buffers()):
+                eb.copy_(mb)
+        step += 1
+        seen += len(tokens)
+                if step % 200 == 0:
+            record = {"step": step, "seen": seen, "loss": float(loss.detach()), "lr": lr,
+                      "elapsed_s": round(time.monotonic() - run_start, 1),
+                      "images_per_s": round(seen / (time.monotonic() - run_start), 1)}
+            if val is not None and step % 2000 == 0:
+                record.update(evaluate(ema, val, rng, 2, device, args.max_batch))
+            print(json.dumps(record), flush=True)
+            log.write(json.dumps(record) + "\n")
+            log.flush()
+        if time.monotonic() - last_save > args.save_every:
+            save()
+            last_save = time.monotonic()
+    save(final=True)
+    final = {"step": step, "seen": seen, "final": True,
+             "elapsed_s": round(time.monotonic() - run_start, 1)}
+    if val is not None:
+        final.update(evaluate(ema, val, rng, args.val_batches, device, args.max_batch))
+    print(json.dumps(final), flush=True)
+    log.write(json.dumps(final) + "\n")
+    log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
