@@ -56,17 +56,20 @@ def export(model: FormulaModel, out: Path) -> tuple[Path, Path]:
     enc_path, dec_path = out / "formula-encoder.onnx", out / "formula-decoder.onnx"
     image = torch.zeros(2, 1, HEIGHT, 256)
     cross_names = [f"cross_{kv}{i}" for i in range(n) for kv in "kv"]
+    # Wrappers in eval mode: the exporter restores a wrapper's own mode on its children, and a
+    # forward pass in training mode would move the batch-norm statistics.
+    encoder, step = EncoderExport(model).eval(), DecoderStep(model).eval()
     with torch.no_grad():
-        torch.onnx.export(EncoderExport(model), (image,), str(enc_path), input_names=["image"],
+        torch.onnx.export(encoder, (image,), str(enc_path), input_names=["image"],
                           output_names=cross_names, opset_version=OPSET, dynamo=False,
                           dynamic_axes={"image": {0: "batch", 3: "width"},
                                         **{c: {0: "batch", 2: "cells"} for c in cross_names}})
-        cross = EncoderExport(model)(image)
+        cross = encoder(image)
         past = [torch.zeros(2, cfg.heads, 3, dh) for _ in range(2 * n)]
         past_names = [f"past_{kv}{i}" for i in range(n) for kv in "kv"]
         present_names = [f"present_{kv}{i}" for i in range(n) for kv in "kv"]
         torch.onnx.export(
-            DecoderStep(model), (torch.ones(2, 1, dtype=torch.long), torch.tensor([3]),
+            step, (torch.ones(2, 1, dtype=torch.long), torch.tensor([3]),
                                  *past, *cross), str(dec_path),
             input_names=["token", "step", *past_names, *cross_names],
             output_names=["logits", *present_names], opset_version=OPSET, dynamo=False,
@@ -103,6 +106,61 @@ def _to_fp16_weights(path: Path) -> None:
     onnx.save(model, str(path))
 
 
+def check(model: FormulaModel, vocab: list[str], encoder: Path, decoder: Path,
+          images: list[np.ndarray], tolerance: float = 1e-2) -> dict:
+    """ONNX Runtime against PyTorch on the same inputs: the decoder is fed PyTorch's greedy
+    tokens step by step through its cache, and every step's logits must match PyTorch's
+    teacher-forced logits within ``tolerance``. Also reports how many greedy readings (the
+    engine's own decoding loop) are identical: a near-tie can flip one token legitimately."""
+    import onnxruntime as ort
+
+    from engine.formula_model import BOS, FormulaRecognizerModel, batch_images, prepare
+    from tools.formula.train import greedy
+
+    class _Session:
+        def __init__(self, path: Path):
+            self.session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+            self.input_names = [i.name for i in self.session.get_inputs()]
+
+        def run(self, *inputs):
+            return self.session.run(None, dict(zip(self.input_names, inputs)))
+
+    enc, dec = _Session(encoder), _Session(decoder)
+    readings = FormulaRecognizerModel(enc, dec, vocab).read(images)
+    worst, same = 0.0, 0
+    for reading, img in zip(readings, images):
+        batch = batch_images([prepare(img)])
+        with torch.no_grad():
+            tokens = greedy(model, torch.from_numpy(batch))[0]
+            inputs = torch.tensor([[BOS, *tokens]])
+            expected = model(torch.from_numpy(batch), inputs)[0].numpy()
+        same += (reading.latex if reading else "") == " ".join(vocab[t] for t in tokens)
+        cross = enc.run(batch)
+        heads, head_dim = cross[0].shape[1], cross[0].shape[3]
+        past = [np.zeros((1, heads, 0, head_dim), np.float32)
+                for n in dec.input_names if n.startswith("past_")]
+        for step, token in enumerate(inputs[0].tolist()):
+            out = dec.run(np.array([[token]], np.int64), np.array([step], np.int64), *past,
+                          *cross)
+            past = out[1:]
+            worst = max(worst, float(np.abs(out[0][0] - expected[step]).max()))
+    return {"checked": len(images), "max_logit_difference": worst,
+            "identical_readings": same, "ok": worst <= tolerance}
+
+
+def sample_images() -> list[np.ndarray]:
+    """A few synthetic formula-like crops (no data files needed)."""
+    import cv2
+
+    out = []
+    for text in ("x+y=2", "E=mc^2", "a_1+a_2", "f(x)=0"):
+        img = np.full((60, 40 + 24 * len(text), 3), 255, np.uint8)
+        cv2.putText(img, text, (10, 42), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (0, 0, 0), 2,
+                    cv2.LINE_AA)
+        out.append(img)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", type=Path, required=True)
@@ -113,7 +171,13 @@ def main(argv: list[str] | None = None) -> int:
     if vocab != known:
         raise SystemExit("the weights were trained with another vocabulary than resources/formula")
     paths = export(model, args.out)
-    print(json.dumps({"files": [str(p) for p in paths],
+    agreement = check(model, vocab, *paths, sample_images())
+    if not agreement["ok"]:
+        for p in paths:
+            p.unlink()
+        raise SystemExit(f"ONNX Runtime decodes differently from PyTorch: {agreement}; "
+                         "the exported files were removed")
+    print(json.dumps({"files": [str(p) for p in paths], "check": agreement,
                       "bytes": [p.stat().st_size for p in paths],
                       "step": meta.get("step"), "seen": meta.get("seen")}))
     return 0

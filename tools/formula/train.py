@@ -348,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
                 eb.copy_(mb)
         step += 1
         seen += len(tokens)
-                if step % 200 == 0:
+        if step % 200 == 0:
             record = {"step": step, "seen": seen, "loss": float(loss.detach()), "lr": lr,
                       "elapsed_s": round(time.monotonic() - run_start, 1),
                       "images_per_s": round(seen / (time.monotonic() - run_start), 1)}
