@@ -33,7 +33,7 @@ def split_of(tokens: list[str]) -> str:
     return "val" if digest[0] * 100 // 256 < VALIDATION_PERCENT else "train"
 
 
-def build(corpus: Path, out: Path, vocab_path: Path) -> dict:
+def build(corpus: Path, out: Path, vocab_path: Path, min_count: int = MIN_COUNT) -> dict:
     records = []
     counts: collections.Counter[str] = collections.Counter()
     for path in sorted(corpus.glob("*.txt")):
@@ -46,7 +46,7 @@ def build(corpus: Path, out: Path, vocab_path: Path) -> dict:
                 continue
             counts.update(tokens)
             records.append({"source": path.stem, "latex": line, "tokens": tokens})
-    vocab = SPECIALS + sorted(t for t, n in counts.items() if n >= MIN_COUNT)
+    vocab = SPECIALS + sorted(t for t, n in counts.items() if n >= min_count)
     known = set(vocab)
     kept = [r for r in records if all(t in known for t in r["tokens"])]
     seen: set[str] = set()

@@ -1,0 +1,36 @@
+"""The canonical LaTeX token form shared by training targets, model output and scoring."""
+
+import pytest
+
+from engine.latex_tokens import detokenize, normalized, tokenize
+
+
+def test_tokenize_splits_commands_symbols_and_environments():
+    assert tokenize(r"\alpha_{1}\,x\begin {array}{c}a\\b\end{array}") == [
+        "\\alpha", "_", "{", "1", "}", "\\,", "x", "\\begin{array}", "{", "c", "}", "a", "\\\\",
+        "b", "\\end{array}"]
+
+
+@pytest.mark.parametrize("raw, tokenised", [
+    # Raw author LaTeX and the im2latex space-tokenised style meet in one form.
+    (r"x^2_{ij}", r"x ^ { 2 } _ { i j }"),
+    (r"\frac12", r"\frac { 1 } { 2 }"),
+    (r"{ \partial } _ { \mu }", r"\partial _ { \mu }"),
+    (r"G^{{\mu}{\nu}}", r"G ^ { \mu \nu }"),
+    (r"{\cal X}_\alpha", r"\mathcal { X } _ { \alpha }"),
+    (r"\mathop{\mathrm{Spec}}(R)", r"\operatorname { S p e c } ( R )"),
+    (r"\left( \dfrac{a}{b} \right)", r"( \frac { a } { b } )"),
+    (r"a \le b \to c\,,", r"a \leq b \rightarrow c ,"),
+    (r"\sqrt[3]x", r"\sqrt [ 3 ] { x }"),
+    (r"x^\frac12", r"x ^ { \frac { 1 } { 2 } }"),
+    (r"\begin{array}{cc}a&b\end{array}", r"\begin{array} { c c } a & b \end{array}"),
+])
+def test_normalized_spellings(raw, tokenised):
+    assert detokenize(normalized(raw)) == tokenised
+    # Idempotent: the canonical form is its own canonical form.
+    assert detokenize(normalized(tokenised)) == tokenised
+
+
+def test_different_formulas_stay_different():
+    assert normalized("x^{2}") != normalized("x_{2}")
+    assert normalized(r"\frac{a}{b}") != normalized(r"\frac{b}{a}")

@@ -1,0 +1,131 @@
+"""The formula training pipeline: corpus -> renders -> pack -> train -> export, in miniature.
+
+Rendering needs TeX Live (``latex``, ``dvipng``) and training/export need PyTorch (the optional
+``train`` extra); those tests skip where the tools are missing, everything else always runs."""
+
+import importlib.util
+import json
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from tools.formula import corpus, pack, render
+
+HAS_TEX = shutil.which("latex") is not None and shutil.which("dvipng") is not None
+HAS_TORCH = importlib.util.find_spec("torch") is not None
+
+
+def _write_corpus(folder):
+    folder.mkdir()
+    (folder / "a.txt").write_text("x^2+y^2\nx_1 + y_1\n{x}^{2}+{y}^{2}\n" + "q" * 300 + "\n")
+    (folder / "b.txt").write_text("\\frac12 x\n\\frac21 y\n\\weird x\n")
+
+
+def test_corpus_normalises_splits_and_builds_a_vocabulary(tmp_path):
+    _write_corpus(tmp_path / "corpus")
+    stats = corpus.build(tmp_path / "corpus", tmp_path / "out", tmp_path / "vocab.txt",
+                         min_count=2)
+    vocab = (tmp_path / "vocab.txt").read_text().splitlines()
+    assert vocab[:4] == corpus.SPECIALS
+    assert "\\weird" not in vocab  # seen once: below min_count, and its formula is dropped
+    rows = [json.loads(line) for line in (tmp_path / "out" / "formulas.jsonl").open()]
+    texts = [" ".join(r["tokens"]) for r in rows]
+    # Two spellings of one formula are one formula; the over-long line is dropped.
+    assert texts.count("x ^ { 2 } + y ^ { 2 }") == 1
+    assert all(len(r["tokens"]) <= corpus.MAX_TOKENS for r in rows)
+    assert "\\frac { 1 } { 2 } x" in texts
+    assert stats["kept"] == len(rows) == 4
+    assert {r["split"] for r in rows} <= {"train", "val"}
+    assert all(r["split"] == corpus.split_of(r["tokens"]) for r in rows)
+
+
+def test_source_weights_shape_the_selection(tmp_path):
+    path = tmp_path / "formulas.jsonl"
+    with path.open("w") as fh:
+        for source, n in (("stacks_project", 500), ("crohme2014_captions", 500)):
+            for i in range(n):
+                fh.write(json.dumps({"source": source, "latex": f"x_{i}",
+                                     "tokens": ["x", "_", str(i)], "split": "train"}) + "\n")
+    picked = render.select(path, 440, seed=1)
+    share = sum(r["source"] == "stacks_project" for r in picked) / len(picked)
+    want = render.SOURCE_WEIGHTS["stacks_project"] / (
+        render.SOURCE_WEIGHTS["stacks_project"] + render.SOURCE_WEIGHTS["crohme2014_captions"])
+    assert abs(share - want) < 0.02
+
+
+def _synthetic_renders(folder, count=24):
+    """Chunk files as render.py writes them, from drawn text (no TeX needed)."""
+    folder.mkdir(parents=True)
+    blobs, items, offset = [], [], 0
+    for i in range(count):
+        text = ["x+y", "x-y", "y+x"][i % 3]
+        img = np.full((40, 90), 255, np.uint8)
+        cv2.putText(img, text, (4, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
+        png = cv2.imencode(".png", img)[1].tobytes()
+        blobs.append(png)
+        items.append({"offset": offset, "size": len(png), "tokens": " ".join(text)})
+        offset += len(png)
+    (folder / "chunk-00000.bin").write_bytes(b"".join(blobs))
+    (folder / "chunk-00000.json").write_text(json.dumps({"setup": {}, "items": items}))
+
+
+def test_pack_round_trip_keeps_images_and_tokens(tmp_path):
+    _synthetic_renders(tmp_path / "renders")
+    stats = pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=1, workers=1,
+                      max_height=32)
+    assert stats["images"] == 24
+    import lzma
+    index = json.loads(lzma.decompress((tmp_path / "pack" / "index.json.xz").read_bytes()))
+    part = index["parts"][0]
+    raw = lzma.decompress((tmp_path / "pack" / part["file"]).read_bytes())
+    assert len(raw) == sum(h * w for h, w in part["shapes"])
+    assert max(h for h, _ in part["shapes"]) <= 32  # taller renders were scaled down
+    assert set(raw) <= set(range(pack.LEVELS))
+    assert part["tokens"][:3] == ["x + y", "x - y", "y + x"]
+
+
+def test_pack_respects_its_budget(tmp_path):
+    _synthetic_renders(tmp_path / "renders", count=10)
+    stats = pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=0, workers=1,
+                      max_height=46)
+    assert stats["images"] == 0 and not list((tmp_path / "pack").glob("part-*"))
+
+
+@pytest.mark.skipif(not HAS_TEX, reason="rendering needs TeX Live (latex, dvipng)")
+def test_render_typesets_crops_and_resumes(tmp_path):
+    rows = [{"source": "a", "latex": f, "tokens": f.split(), "split": "train"}
+            for f in (r"x^{2}", r"\frac{a}{b}", r"\int_0^1 f")]
+    out = tmp_path / "renders"
+    out.mkdir()
+    assert render.render_chunk((0, rows, out, 1)) == 3
+    meta = json.loads((out / "chunk-00000.json").read_text())
+    blob = (out / "chunk-00000.bin").read_bytes()
+    for item in meta["items"]:
+        img = cv2.imdecode(np.frombuffer(blob, np.uint8, item["size"], item["offset"]), 0)
+        assert render.STORE_HEIGHT[0] <= img.shape[0] <= render.STORE_HEIGHT[1]
+        assert img.min() < 100 and img.max() == 255  # ink on paper
+    # An existing chunk is never rendered again.
+    assert render.render_chunk((0, rows, out, 1)) == 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs PyTorch (the optional train extra)")
+def test_train_then_export_agrees_with_onnx_runtime(tmp_path):
+    from pathlib import Path
+
+    from tools.formula import export, train
+
+    _synthetic_renders(tmp_path / "renders")
+    pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=1, workers=1, max_height=46)
+    assert train.main(["--data", str(tmp_path / "pack"), "--out", str(tmp_path / "run"),
+                       "--minutes", "0.05", "--max-batch", "4", "--workers", "1",
+                       "--device", "cpu", "--save-every", "1"]) == 0
+    assert (tmp_path / "run" / "last.pt").exists()
+    log = [json.loads(line) for line in (tmp_path / "run" / "log.jsonl").open()]
+    assert log[-1]["final"] and log[-1]["step"] >= 1
+    model, vocab, meta = export.load_weights(Path(tmp_path / "run"))
+    encoder, decoder = export.export(model, tmp_path / "onnx")
+    result = export.check(model, vocab, encoder, decoder, export.sample_images()[:2])
+    assert result["ok"], result
