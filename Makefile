@@ -4,7 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.paperlens-installed
 
-.PHONY: run test test-fast eval bench peers sysdeps models installers clean
+.PHONY: run test test-fast eval bench peers sysdeps models installers clean \
+	formula-sysdeps formula-deps formula-corpus formula-renders formula-train formula-export
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,3 +51,30 @@ clean:
 # installers/constraints.txt. Check them with `.venv/bin/python -m pytest -m installers`.
 installers:
 	$(PYTHON) installers/build.py --python $(PYTHON)
+
+# Training the formula recogniser (tools/formula/README.md); not needed to run or test the app.
+FORMULA := build/formula
+MINUTES ?= 60
+
+formula-sysdeps:
+	apt-get install -y texlive-latex-base texlive-latex-recommended texlive-latex-extra \
+		texlive-fonts-recommended texlive-fonts-extra dvipng
+
+formula-deps: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,train]'
+
+formula-corpus: $(STAMP)
+	$(BIN)/python -m tools.formula.corpus
+
+formula-renders: formula-corpus
+	$(BIN)/python -m tools.formula.render --count 130000
+	$(BIN)/python -m tools.formula.render --count 1024 --split val --seed 7 --out $(FORMULA)/renders-val
+	$(BIN)/python -m tools.formula.pack
+	$(BIN)/python -m tools.formula.pack --renders $(FORMULA)/renders-val --out $(FORMULA)/pack-val
+
+formula-train:
+	$(BIN)/python -m tools.formula.train --data $(FORMULA)/pack --val $(FORMULA)/pack-val \
+		--out $(FORMULA)/run --minutes $(MINUTES)
+
+formula-export:
+	$(BIN)/python -m tools.formula.export --weights $(FORMULA)/run
