@@ -6,7 +6,9 @@ Two formulas that typeset alike should normalise to the same token list, so that
 never asked to guess which of several spellings an author used:
 
 * braces: a script or command argument is always braced (``x^2`` -> ``x ^ { 2 }``); a group that
-  is nobody's argument and holds one token loses its braces (``{ \\partial } _ { \\mu }``);
+  is nobody's argument loses its braces (``{ \\partial } _ { \\mu }``, ``{ \\frac { 1 } { 2 } }``)
+  unless a script follows it and it holds several atoms, or it delimits an ``\\over``/row;
+* operator names with a command of their own use it (``\\operatorname{log}`` -> ``\\log``);
 * old font switches become commands (``{\\cal X}`` -> ``\\mathcal { X }``);
 * aliases collapse (``\\le`` -> ``\\leq``, ``\\dfrac`` -> ``\\frac``, ``\\lbrace`` -> ``\\{``);
 * near-invisible spacing and style commands are dropped (``\\,``, ``~``, ``\\displaystyle``,
@@ -153,10 +155,13 @@ def _canonical(tokens: list[str]) -> list[str]:
                 out.extend(["{", *_canonical(inner[1:]), "}"])
             else:
                 body = _canonical(inner)
-                if len(body) == 1 and body[0] not in ("^", "_"):
-                    out.extend(body)
-                elif body:
+                scripted = end < len(tokens) and tokens[end] in ("^", "_")
+                if body and (_GROUPING & set(body) or (scripted and _atoms(body) > 1)):
                     out.extend(["{", *body, "}"])
+                else:
+                    # A group that is nobody's argument only groups: {a}+{\frac{1}{2}} reads
+                    # as a+\frac{1}{2}. It stays where it carries a script or an \over.
+                    out.extend(body)
             i = end
             continue
         if tok in _SWITCHES:
@@ -169,6 +174,39 @@ def _canonical(tokens: list[str]) -> list[str]:
     return out
 
 
+_GROUPING = frozenset(["\\over", "\\atop", "\\choose", "\\above", "\\\\", "&", "\\cr"])
+
+
+def _atoms(body: list[str]) -> int:
+    """How many script-able units a canonical token list holds (x^{2} is one, x y two)."""
+    count, i = 0, 0
+    while i < len(body):
+        tok = body[i]
+        if tok in ("^", "_"):
+            i = _group_end(body, i + 1) if i + 1 < len(body) and body[i + 1] == "{" else i + 2
+            continue
+        count += 1
+        if tok == "{":
+            i = _group_end(body, i)
+        elif tok in ARITY:
+            i += 1
+            for _ in range(ARITY[tok]):
+                if i < len(body) and body[i] == "[":
+                    while i < len(body) and body[i] != "]":
+                        i += 1
+                    i += 1
+                i = _group_end(body, i) if i < len(body) and body[i] == "{" else i + 1
+        elif tok.startswith("\\begin{"):
+            depth, i = 1, i + 1
+            while i < len(body) and depth:
+                depth += body[i].startswith("\\begin{")
+                depth -= body[i].startswith("\\end{")
+                i += 1
+        else:
+            i += 1
+    return count
+
+
 def _aliased(tokens: list[str]) -> list[str]:
     out = []
     for tok in tokens:
@@ -179,11 +217,24 @@ def _aliased(tokens: list[str]) -> list[str]:
     return out
 
 
+FUNCTION_NAMES = frozenset(
+    "arccos arcsin arctan arg cos cosh cot coth csc deg det dim exp gcd hom inf ker lg lim "
+    "liminf limsup ln log max min sec sin sinh sup tan tanh".split())
+
+
 def _mathop_names(tokens: list[str]) -> list[str]:
-    """``\\mathop { \\mathrm { S p e c } }`` -> ``\\operatorname { S p e c }``."""
+    """``\\mathop { \\mathrm { S p e c } }`` -> ``\\operatorname { S p e c }``; an operator name
+    that LaTeX has a command for becomes that command (``\\operatorname { l o g }`` -> ``\\log``)."""
     out: list[str] = []
     i = 0
     while i < len(tokens):
+        if tokens[i] in ("\\operatorname", "\\mathrm") and i + 1 < len(tokens) and tokens[i + 1] == "{":
+            end = _group_end(tokens, i + 1)
+            word = "".join(tokens[i + 2:end - 1])
+            if word in FUNCTION_NAMES and end - i - 3 == len(word):
+                out.append("\\" + word)
+                i = end
+                continue
         if (tokens[i] == "\\mathop" and i + 3 < len(tokens) and tokens[i + 1] == "{"
                 and tokens[i + 2] == "\\mathrm" and tokens[i + 3] == "{"):
             end = _group_end(tokens, i + 1)

@@ -3,8 +3,9 @@
     python -m tools.formula.corpus [--corpus ../shared/formula/corpus] [--out build/formula]
 
 Writes ``build/formula/formulas.jsonl`` (one record per usable formula: source file, raw LaTeX,
-normalised tokens, split) and ``resources/formula/vocab.txt`` (the model's vocabulary, committed:
-the shipped weights are only meaningful with it). The split is by formula (hash of the normalised
+normalised tokens, split) and ``build/formula/vocab.txt`` (the vocabulary a model trained on these
+renders will have; the pack carries it to training, the weights carry it to export, and export
+writes it beside the ONNX graphs in resources/formula). The split is by formula (hash of the normalised
 text), so no formula is in both halves.
 """
 
@@ -21,7 +22,7 @@ from engine.latex_tokens import normalized
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "formula" / "corpus"
 DEFAULT_OUT = ROOT / "build" / "formula"
-VOCAB = ROOT / "resources" / "formula" / "vocab.txt"
+VOCAB = DEFAULT_OUT / "vocab.txt"
 SPECIALS = ["<pad>", "<bos>", "<eos>", "<unk>"]
 MAX_TOKENS = 200
 MIN_COUNT = 8

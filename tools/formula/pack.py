@@ -8,7 +8,7 @@ way, and low-resolution crops are what real pages give); images are re-quantised
 (training blurs, resamples and adds noise anyway) and stored as raw bytes, compressed with LZMA in
 parts of 4096 images: about 0.65 KB per formula, so 57.5 MiB carry 90,000 formulas to a training
 machine. ``index.json.xz`` lists each
-part's images (height, width, tokens) in order.
+part's images (height, width, tokens) in order; ``vocab.txt`` is the corpus step's vocabulary.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import json
 import lzma
 import os
 import random
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -58,8 +59,11 @@ def _pack_part(args: tuple[int, list[tuple[bytes, str]], Path, int]) -> dict:
             "bytes": path.stat().st_size}
 
 
-def pack(renders: Path, out: Path, budget_mib: float, workers: int, max_height: int) -> dict:
+def pack(renders: Path, out: Path, budget_mib: float, workers: int, max_height: int,
+         vocab: Path | None = None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
+    if vocab is not None and vocab.exists():
+        shutil.copyfile(vocab, out / "vocab.txt")
     for old in out.glob("part-*.xz"):
         old.unlink()
     items = [(png.tobytes(), toks) for png, toks in read_chunks(renders)]
@@ -84,11 +88,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "pack")
     parser.add_argument("--budget-mib", type=float, default=56)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--vocab", type=Path, default=DEFAULT_OUT / "vocab.txt")
     parser.add_argument("--max-height", type=int, default=46,
                         help="taller renders are scaled to a random height in [2/3 of it, it]")
     args = parser.parse_args(argv)
     print(json.dumps(pack(args.renders, args.out, args.budget_mib, args.workers,
-                                args.max_height)))
+                                args.max_height, args.vocab)))
     return 0
 
 

@@ -275,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         torch.backends.cudnn.benchmark = True
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
-    vocab = load_vocab()
+    # The vocabulary the pack was made with; packs from before it carried one use the shipped one.
+    vocab = load_vocab(args.data / "vocab.txt" if (args.data / "vocab.txt").exists() else VOCAB)
     train = Buckets(args.data, vocab, device, args.workers)
     val = Buckets(args.val, vocab, device, args.workers) if args.val else None
     args.out.mkdir(parents=True, exist_ok=True)
