@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--layout-pdf", action="store_true",
                          help="also write <name>_layout.pdf with the regions drawn on each page")
     convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
+    convert.add_argument("--formula-image", action="store_true",
+                         help="read each image input as one formula (default: only images that "
+                              "look like one formula are)")
     add_models_parser(commands)
     add_device_parser(commands)
     return parser
@@ -133,7 +136,8 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,
             method=parse_method(args.method), password=args.password, dpi=args.dpi,
-            keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf, **flags)
+            keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf,
+            formula_image=args.formula_image, **flags)
     except PaperlensError as exc:
         print(f"error: {exc.message}", file=err)
         return EXIT_USAGE

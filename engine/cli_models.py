@@ -24,7 +24,8 @@ def add_models_parser(subparsers: "argparse._SubParsersAction") -> argparse.Argu
     actions.required = True
 
     list_parser = actions.add_parser("list", help="models in the manifest and their state on disk")
-    fetch_parser = actions.add_parser("fetch", help="download models (default: all default models)")
+    fetch_parser = actions.add_parser(
+        "fetch", help="download models (default: all default models not shipped with Paperlens)")
     fetch_parser.add_argument("ids", nargs="*", metavar="ID", help="model ids (see `models list`)")
     verify_parser = actions.add_parser("verify", help="hash installed models in full")
     verify_parser.add_argument("ids", nargs="*", metavar="ID", help="model ids (default: all)")
@@ -77,8 +78,9 @@ def _list(store: ModelStore, as_json: bool, out: TextIO) -> int:
                 "role": spec.role,
                 "default": spec.default,
                 "file": spec.file,
-                "size": spec.size,
+                "size": spec.total_size,
                 "license": spec.license,
+                "shipped": spec.shipped,
                 "installed": status.installed,
                 "verified": status.verified,
                 "path": str(status.path) if status.path else None,
@@ -99,6 +101,10 @@ def _list(store: ModelStore, as_json: bool, out: TextIO) -> int:
 def _state(row: dict) -> str:
     if row["file"] is None:
         return "no model yet"
+    if row["shipped"]:
+        if not row["installed"]:
+            return "shipped, files missing (reinstall Paperlens)"
+        return "shipped, verified" if row["verified"] else "shipped (checked on first use)"
     if row["verified"]:
         return "installed, verified"
     if row["installed"]:
@@ -109,7 +115,8 @@ def _state(row: dict) -> str:
 
 def _fetch(store: ModelStore, ids: list[str], as_json: bool, out: TextIO, err: TextIO) -> int:
     if not ids:
-        ids = [spec.id for spec in store.specs.values() if spec.default and spec.sources]
+        # Shipped models come with Paperlens: there is nothing to download.
+        ids = [spec.id for spec in store.specs.values() if spec.default and spec.sources and not spec.shipped]
     show_progress = err.isatty() or not as_json
     display = _ProgressDisplay(err, bar=err.isatty()) if show_progress else None
     store.on_progress = display
@@ -141,8 +148,12 @@ def _verify(store: ModelStore, ids: list[str], as_json: bool, out: TextIO) -> in
     failed = False
     for model_id in ids:
         status = store.status(model_id)
+        shipped = store.spec(model_id).shipped
         if status.path is None:
             state = "no model yet"
+        elif shipped and not status.installed:
+            state = "missing"
+            failed = True
         elif not status.installed:
             state = "not installed"
             failed = failed or explicit
@@ -151,13 +162,17 @@ def _verify(store: ModelStore, ids: list[str], as_json: bool, out: TextIO) -> in
         else:
             state = "corrupt"
             failed = True
-        results.append({"id": model_id, "state": state, "path": str(status.path) if status.path else None})
+        results.append({"id": model_id, "state": state, "path": str(status.path) if status.path else None,
+                        "shipped": shipped})
     if as_json:
         json.dump({"model_dir": str(store.model_dir), "models": results}, out, indent=2)
         out.write("\n")
     else:
         for row in results:
-            note = "  (run `paperlens-cli models fetch` to replace it)" if row["state"] == "corrupt" else ""
+            note = ""
+            if row["state"] in ("corrupt", "missing"):
+                note = ("  (reinstall Paperlens to restore it)" if row["shipped"]
+                        else "  (run `paperlens-cli models fetch` to replace it)")
             print(f"{row['state']:<14} {row['id']:<20} {row['path'] or ''}{note}", file=out)
     return EXIT_FAILED if failed else EXIT_OK
 

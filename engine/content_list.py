@@ -45,8 +45,11 @@ def _entry(block: Block) -> dict[str, Any] | None:
         return {"type": "image", "img_path": block.image_path, "image_caption": [],
                 "image_footnote": []}
     if kind is BlockKind.FORMULA:
-        return {"type": "equation", "text": block.latex or block.text,
-                "text_format": "latex" if block.latex else "ocr", "img_path": block.image_path}
+        entry = {"type": "equation", "text": block.latex or block.text,
+                 "text_format": "latex" if block.latex else "ocr", "img_path": block.image_path}
+        if block.latex and block.latex_confidence is not None:
+            entry["confidence"] = round(block.latex_confidence, 4)
+        return entry
     if not block.text:
         return None
     entry: dict[str, Any] = {"type": "text", "text": block.text}

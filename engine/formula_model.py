@@ -2,21 +2,21 @@
 
 Two graphs (see tools/formula/export.py): the encoder turns a 64 px high grey image into the
 cross-attention keys/values of every decoder layer; the decoder takes one token per step with a
-key/value cache. Decoding is greedy with a length cap, batched over crops of similar width;
-a crop leaves the batch as soon as it emits the end token. The mean token probability of a
-reading is its confidence.
+key/value cache. Decoding is greedy with a length cap, batched over crops padded to the same
+width; a crop leaves the batch as soon as it emits the end token. The mean token probability of
+a reading is its confidence.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import cv2
 import numpy as np
 
-from engine.latex_tokens import detokenize
+from engine.formula import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
+from engine.latex_tokens import detokenize, normalize
 
 HEIGHT = 64
 WIDTH_STEP = 32
@@ -24,8 +24,6 @@ MAX_WIDTH = 1024
 PAD, BOS, EOS = 0, 1, 2
 MAX_TOKENS = 200
 BATCH = 8
-LOW_CONFIDENCE = 0.80
-"""Below this mean token probability a reading is shown with its image beside it."""
 
 
 class Session(Protocol):
@@ -33,18 +31,6 @@ class Session(Protocol):
 
     def run(self, *inputs: np.ndarray) -> list[np.ndarray]:
         ...
-
-
-@dataclass(frozen=True)
-class FormulaReading:
-    latex: str
-    confidence: float
-    """Mean probability of the chosen tokens (0..1)."""
-    tokens: int
-
-    @property
-    def low_confidence(self) -> bool:
-        return self.confidence < LOW_CONFIDENCE
 
 
 def load_vocabulary(path: Path) -> list[str]:
@@ -89,14 +75,29 @@ def prepare(crop: np.ndarray) -> np.ndarray | None:
     return canvas
 
 
+def padded_width(width: int) -> int:
+    """The input width for a prepared image `width` px wide: a multiple of 32, >= 8 px margin."""
+    return min(MAX_WIDTH, -(-(width + 8) // WIDTH_STEP) * WIDTH_STEP)
+
+
 def batch_images(images: list[np.ndarray]) -> np.ndarray:
     """Pads to one width (a multiple of 32 with at least 8 px of margin): [B, 1, 64, W]."""
-    width = max(img.shape[1] for img in images)
-    width = min(MAX_WIDTH, -(-(width + 8) // WIDTH_STEP) * WIDTH_STEP)
+    width = padded_width(max(img.shape[1] for img in images))
     out = np.zeros((len(images), 1, HEIGHT, width), np.float32)
     for i, img in enumerate(images):
         out[i, 0, :, :min(width, img.shape[1])] = img[:, :width]
     return out
+
+
+def width_batches(widths: list[int], batch_size: int) -> list[list[int]]:
+    """Indices into `widths` (of prepared images) in batches of at most `batch_size` that pad to
+    the same input width, so each crop reads exactly as it would alone: the model reads blank
+    padding after a formula as spacing (400 px of it: \\qquad up to the token cap) and even
+    25 px can change the end of a long reading."""
+    groups: dict[int, list[int]] = {}
+    for i in sorted(range(len(widths)), key=widths.__getitem__):
+        groups.setdefault(padded_width(widths[i]), []).append(i)
+    return [group[k:k + batch_size] for group in groups.values() for k in range(0, len(group), batch_size)]
 
 
 def _softmax_max(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -126,10 +127,9 @@ class FormulaRecognizerModel:
         """One reading per crop (None for a blank crop or one that yields no tokens)."""
         images = [prepare(c) for c in crops]
         results: list[FormulaReading | None] = [None] * len(crops)
-        order = sorted((i for i, img in enumerate(images) if img is not None),
-                       key=lambda i: images[i].shape[1])
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start:start + self.batch_size]
+        readable = [i for i, img in enumerate(images) if img is not None]
+        for batch in width_batches([images[i].shape[1] for i in readable], self.batch_size):
+            idx = [readable[j] for j in batch]
             for i, reading in zip(idx, self._decode(batch_images([images[i] for i in idx]))):
                 results[i] = reading
         return results
@@ -143,6 +143,7 @@ class FormulaRecognizerModel:
         active = np.arange(n)
         sequences: list[list[int]] = [[] for _ in range(n)]
         probs: list[list[float]] = [[] for _ in range(n)]
+        ended = [False] * n
         for step in range(self.max_tokens):
             outputs = self.decoder.run(token, np.array([step], np.int64), *past, *cross)
             best, prob = _softmax_max(outputs[0])
@@ -150,6 +151,7 @@ class FormulaRecognizerModel:
             for row, seq_index in enumerate(active):
                 if best[row] == EOS:
                     probs[seq_index].append(float(prob[row]))
+                    ended[seq_index] = True
                     continue
                 sequences[seq_index].append(int(best[row]))
                 probs[seq_index].append(float(prob[row]))
@@ -163,10 +165,13 @@ class FormulaRecognizerModel:
             active = active[keep_arr]
             token = best[keep_arr][:, None].astype(np.int64)
         readings: list[FormulaReading | None] = []
-        for seq, p in zip(sequences, probs):
+        for seq, p, complete in zip(sequences, probs, ended):
             words = [self.vocabulary[t] for t in seq if t > EOS and t < len(self.vocabulary)]
             if not words:
                 readings.append(None)
                 continue
-            readings.append(FormulaReading(detokenize(words), float(np.mean(p)), len(words)))
+            # The model writes the canonical form it was trained on; normalising again applies
+            # spelling rules added since (\operatorname{log} -> \log): rendering is unchanged.
+            readings.append(FormulaReading(detokenize(normalize(words)), float(np.mean(p)),
+                                           len(words), truncated=not complete))
         return readings

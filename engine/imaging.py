@@ -121,3 +121,19 @@ def pad_on_white(image: np.ndarray, factor: float) -> tuple[np.ndarray, int, int
     y, x = (canvas_h - height) // 2, (canvas_w - width) // 2
     canvas[y:y + height, x:x + width] = image
     return canvas, x, y
+
+
+def ink_bounds(image: np.ndarray, min_contrast: float = 40.0) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1), ends exclusive, of the pixels clearly darker than the paper (the 90th
+    percentile of brightness); None for an image without such contrast (blank)."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(image[..., :3]),
+                                                      cv2.COLOR_RGB2GRAY)
+    step = max(1, max(grey.shape) // 1024)  # the paper level needs no more than a sample
+    paper = float(np.percentile(grey[::step, ::step], 90))
+    dark = float(grey.min())
+    if paper - dark < min_contrast:
+        return None
+    ink = grey < paper - 0.3 * (paper - dark)
+    rows = np.flatnonzero(ink.any(axis=1))
+    cols = np.flatnonzero(ink.any(axis=0))
+    return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1

@@ -55,9 +55,17 @@ def render_block(block: Block, table_format: str = "html") -> str:
             parts.append(escape_text(block.text))
         return "\n\n".join(parts)
     if kind is BlockKind.FORMULA:
+        image = f"![formula]({block.image_path})" if block.image_path else ""
         if block.latex:
-            return "$$\n" + block.latex.strip() + "\n$$"
-        parts = [f"![formula]({block.image_path})"] if block.image_path else []
+            latex = "$$\n" + block.latex.strip() + "\n$$"
+            if not image:
+                return latex
+            # A doubtful reading keeps the formula's image beside it, for the reader to check.
+            note = "the image shows the original formula"
+            if block.latex_confidence is not None:
+                note = f"LaTeX read with confidence {block.latex_confidence:.2f}; {note}"
+            return f"{latex}\n\n{image}\n{_comment(note)}"
+        parts = [image] if image else []
         if block.text:
             parts.append(_comment("formula text: " + block.text))
         return "\n".join(parts)

@@ -16,7 +16,7 @@ from filelock import FileLock, Timeout
 from engine.errors import ModelIntegrityError, ModelUnavailable
 from engine.events import ModelDownloadProgress
 from engine.model_download import HttpClient, download_resumable, normalize_project, redact_url, resolve_index_url
-from engine.model_manifest import ModelSpec, SourceSpec, load_manifest
+from engine.model_manifest import MAIN_PART, ModelFile, ModelSpec, SourceSpec, load_manifest
 from engine.model_sources import (
     ProgressThrottle,
     SourceFailure,
@@ -75,6 +75,11 @@ class ModelStore:
     `bundled_dirs` (default: `bundled_model_dirs()`) are searched before `model_dir`. They are
     never written to: a bundled file is hashed in full before it is first handed out (once per
     store), and one that does not match is passed over for the copy in `model_dir`.
+
+    Models with a "package" source ship inside Paperlens, in a folder under `package_dir`
+    (default: the installed `resources` package). They are never fetched: every file is hashed in
+    full before it is first handed out, and a missing or mismatched one is an error that says to
+    reinstall, never a fall back to another copy.
     """
 
     def __init__(
@@ -86,11 +91,13 @@ class ModelStore:
         *,
         timeout_s: float = 30.0,
         bundled_dirs: Sequence[Path] | None = None,
+        package_dir: Path | None = None,
     ) -> None:
         self.model_dir = Path(model_dir).expanduser()
         bundled = bundled_model_dirs() if bundled_dirs is None else bundled_dirs
         self.bundled_dirs = tuple(Path(d).expanduser() for d in bundled)
-        self._bundled_checked: dict[tuple[Path, int, int], bool] = {}
+        self._package_dir = Path(package_dir) if package_dir is not None else None
+        self._read_only_checked: dict[tuple[Path, int, int], bool] = {}
         self.index_url = resolve_index_url(index_url)
         self.on_progress = on_progress
         self.timeout_s = timeout_s
@@ -125,12 +132,15 @@ class ModelStore:
         raise KeyError(f"Role '{role}' has several models ({ids}); choose one by id")
 
     def path_for(self, model_id: str) -> Path | None:
-        """Where the model's file lives (whether or not it is there); None for an empty slot.
+        """Where the model's (main) file lives (whether or not it is there); None for an empty slot.
 
-        A bundled copy, when there is one, comes first; otherwise the path in `model_dir`."""
+        A shipped model's is in its resources folder. Otherwise a bundled copy, when there is one,
+        comes first; else the path in `model_dir`."""
         spec = self.spec(model_id)
         if not spec.file:
             return None
+        if spec.shipped:
+            return self._shipped_dir(spec) / spec.file
         return self._bundled_file(spec) or self.model_dir / spec.file
 
     # ----------------------------------------------------------------- queries
@@ -141,12 +151,19 @@ class ModelStore:
         path = self.path_for(model_id)
         if path is None:
             return ModelStatus(spec.id, spec.role, spec.size, False, False, None)
+        if spec.shipped:
+            files = self._shipped_files(spec)
+            installed = all(file.is_file() for _, file in files)
+            verified = installed and all(
+                self._read_only_ok(pinned, file, hash_if_unknown=full_hash, rehash=full_hash)
+                for pinned, file in files)
+            return ModelStatus(spec.id, spec.role, spec.total_size, installed, verified, path)
         installed = path.is_file()
         if not installed:
             verified = False
         elif self._is_bundled(path):
             # No record can be kept beside a bundled file: it is verified once hashed in full.
-            verified = self._bundled_ok(spec, path, hash_if_unknown=full_hash, rehash=full_hash)
+            verified = self._read_only_ok(spec.files[0], path, hash_if_unknown=full_hash, rehash=full_hash)
         elif full_hash:
             verified = self._full_check(spec, path)
         else:
@@ -154,21 +171,33 @@ class ModelStore:
         return ModelStatus(spec.id, spec.role, spec.size, installed, verified, path)
 
     def verify(self, model_id: str) -> bool:
-        """Hash the installed file in full. A mismatch drops its record so `ensure` fetches it again."""
+        """Hash the installed file(s) in full. A mismatch drops its record so `ensure` fetches it again."""
         spec = self.spec(model_id)
+        if spec.shipped:
+            return self.status(model_id, full_hash=True).verified
         path = self.path_for(model_id)
         if path is not None and self._is_bundled(path):
-            return self._bundled_ok(spec, path, rehash=True)
+            return self._read_only_ok(spec.files[0], path, rehash=True)
         return path is not None and path.is_file() and self._full_check(spec, path)
 
     # ----------------------------------------------------------------- fetching
 
+    def ensure_files(self, model_id: str) -> dict[str, Path]:
+        """Verified local paths of every file of the model, by part (MAIN_PART: the main file)."""
+        spec = self.spec(model_id)
+        if spec.shipped:
+            return self._ensure_shipped(spec)
+        # Only shipped models have companions; any other model is its one main file.
+        return {MAIN_PART: self.ensure(model_id)}
+
     def ensure(self, model_id: str) -> Path:
         """A verified local path for the model, fetched from its sources in order if needed."""
         spec = self.spec(model_id)
+        if spec.shipped:
+            return self._ensure_shipped(spec)[MAIN_PART]
         bundled = self._bundled_file(spec)
         if bundled is not None:
-            if self._bundled_ok(spec, bundled):
+            if self._read_only_ok(spec.files[0], bundled):
                 return bundled
             log.warning("bundled model %s at %s does not match its checksum; using the model folder",
                         spec.id, bundled)
@@ -220,6 +249,21 @@ class ModelStore:
         source = self.ensure(model_id)
         assert spec.sha256 is not None  # ensure() succeeded, so the slot pins a file
         return ctc_ids_scores_model(source, spec.sha256, self.model_dir / ".derived" / spec.role, rebuild=rebuild)
+
+    def _ensure_shipped(self, spec: ModelSpec) -> dict[str, Path]:
+        paths: dict[str, Path] = {}
+        for pinned, path in self._shipped_files(spec):
+            if not path.is_file():
+                raise ModelUnavailable(
+                    f"Model '{spec.id}' ({spec.role}) ships with Paperlens, but {pinned.file} is missing "
+                    f"from {path.parent}. Reinstall Paperlens to restore it.")
+            if not self._read_only_ok(pinned, path):
+                raise ModelIntegrityError(
+                    f"Model '{spec.id}' ({spec.role}): {path} does not match the manifest (SHA-256 "
+                    f"{pinned.sha256}, {pinned.size} bytes); the installation is damaged or was changed. "
+                    "Reinstall Paperlens to restore it.")
+            paths[pinned.part] = path
+        return paths
 
     # ----------------------------------------------------------------- sources
 
@@ -355,18 +399,29 @@ class ModelStore:
     def _is_bundled(self, path: Path) -> bool:
         return any(path.is_relative_to(d) for d in self.bundled_dirs)
 
-    def _bundled_ok(self, spec: ModelSpec, path: Path, *, hash_if_unknown: bool = True,
-                    rehash: bool = False) -> bool:
-        """A bundled file's full-hash result, kept in memory for the life of this store (a bundled
-        folder holds no records). Not hashed yet and not to be hashed now counts as unverified."""
+    def _shipped_dir(self, spec: ModelSpec) -> Path:
+        if self._package_dir is None:
+            from resources import resource_path
+
+            self._package_dir = resource_path("")
+        return self._package_dir / (spec.sources[0].path or "")
+
+    def _shipped_files(self, spec: ModelSpec) -> list[tuple[ModelFile, Path]]:
+        folder = self._shipped_dir(spec)
+        return [(pinned, folder / pinned.file) for pinned in spec.files]
+
+    def _read_only_ok(self, pinned: ModelFile, path: Path, *, hash_if_unknown: bool = True,
+                      rehash: bool = False) -> bool:
+        """A bundled or shipped file's full-hash result, kept in memory for the life of this store
+        (such folders hold no records). Not hashed yet and not to be hashed now counts as unverified."""
         try:
             stat = path.stat()
             key = (path, stat.st_size, stat.st_mtime_ns)
-            if rehash or (hash_if_unknown and key not in self._bundled_checked):
-                self._bundled_checked[key] = stat.st_size == spec.size and sha256_file(path) == spec.sha256
+            if rehash or (hash_if_unknown and key not in self._read_only_checked):
+                self._read_only_checked[key] = stat.st_size == pinned.size and sha256_file(path) == pinned.sha256
         except OSError:
             return False
-        return self._bundled_checked.get(key, False)
+        return self._read_only_checked.get(key, False)
 
     def _local_ok(self, spec: ModelSpec, path: Path) -> bool:
         """Cheap when the verification record still matches; a full hash otherwise."""

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from engine.errors import ModelUnavailable
 from engine.events import ModelDownloadProgress
+from engine.formula_model import FormulaRecognizerModel, load_vocabulary
 from engine.layout import LayoutDetector, LayoutModelKind
+from engine.model_manifest import MAIN_PART, ModelSpec
 from engine.model_store import ModelStore
 from engine.ocr import PageReader
-from engine.runtime import SessionFactory
+from engine.runtime import FormulaSessions, SessionFactory
 from engine.table import TableRecognizer
 from engine.text_detection import TextDetector
 from engine.text_direction import TextDirectionClassifier
@@ -24,9 +26,11 @@ class ModelSet:
     """Owns the model store and the session factory; builds each role object once."""
 
     def __init__(self, model_dir: Path, index_url: str | None,
-                 sessions: SessionFactory | None = None, device=None) -> None:
+                 sessions: SessionFactory | None = None, device=None,
+                 manifest: Mapping[str, ModelSpec] | Path | None = None) -> None:
         self._sink: ProgressSink | None = None
-        self.store = ModelStore(model_dir, index_url, on_progress=self._forward_progress)
+        self.store = ModelStore(model_dir, index_url, on_progress=self._forward_progress,
+                                manifest=manifest)
         self.sessions = sessions or SessionFactory(device=device)
         if self.sessions.device is not None:
             # The device is decided inside the first session request; its event goes out
@@ -34,6 +38,7 @@ class ModelSet:
             self.sessions.device.on_event = self._forward_progress
         self._reader: PageReader | None = None
         self._table: TableRecognizer | None = None
+        self._formula: FormulaRecognizerModel | None = None
         self._layout: dict[str, LayoutDetector] = {}
         self._lock = threading.Lock()
 
@@ -63,13 +68,29 @@ class ModelSet:
                 )
             return self._reader
 
-    def formula_recognizer(self):
-        """The installed formula model's recogniser, or None while the manifest slot is empty."""
-        spec = self.store.default_for_role("formula")
-        if not spec.file:
+    def formula_recognizer(self) -> FormulaRecognizerModel | None:
+        """The formula model's recogniser, or None when the manifest has no formula model."""
+        if not any(spec.role == "formula" and spec.file for spec in self.store.specs.values()):
             return None
-        raise ModelUnavailable(f"The manifest names formula model {spec.id!r}, but this version "
-                               "of Paperlens has no recogniser for it; update Paperlens.")
+        with self._lock:
+            if self._formula is None:
+                spec = self.store.default_for_role("formula")
+                files = self.store.ensure_files(spec.id)
+                missing = {"decoder", "vocabulary"} - files.keys()
+                if missing:
+                    raise ModelUnavailable(f"Formula model '{spec.id}' lacks its {', '.join(sorted(missing))} "
+                                           "file in the manifest; this version of Paperlens cannot use it.")
+                # The encoder runs once per batch of crops and follows the formula role's preset
+                # (FormulaSessions: only full batches of 8 go to a GPU, and crops share a batch only
+                # at one padded width, so most pages run it on the CPU). The decoder is pinned to
+                # the CPU: it runs once per token (up to 200 times a batch) on a few kilobytes, with
+                # a key/value cache one step longer each time, i.e. a new shape that a GPU provider
+                # would prepare again, and its logits are needed on the CPU after every step.
+                self._formula = FormulaRecognizerModel(
+                    FormulaSessions(self.sessions, files[MAIN_PART]),
+                    self.sessions.session("formula", files["decoder"], cpu_only=True),
+                    load_vocabulary(files["vocabulary"]))
+            return self._formula
 
     def layout_detector(self, model_id: str) -> LayoutDetector:
         """The layout detector for a layout model id of the manifest (e.g. "cdla-picodet")."""

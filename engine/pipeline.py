@@ -9,8 +9,8 @@ from typing import Callable
 import numpy as np
 
 from engine.document import Document
-from engine.formula import UNAVAILABLE_WARNING
-from engine.imaging import pad_on_white
+from engine.formula import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
+from engine.imaging import ink_bounds, pad_on_white
 from engine.models import ModelSet
 from engine.options import ConvertOptions, TextMethod
 from engine.structure import Region, RegionContent, assemble_page
@@ -165,22 +165,61 @@ def recognize_tables(work: PageWork, models: ModelSet) -> None:
                                  "image with its text")
 
 
+def recognize_formula_image(work: PageWork, models: ModelSet) -> None:
+    """An image input that is one formula (a crop, a screenshot: what pix2tex is given) becomes
+    one formula region around its ink.
+
+    Layout models trained on pages label such images at random (formula, heading, figure or
+    nothing), so this looks at what the formula model makes of the ink instead. It is taken as a
+    formula when the layout found at most one region, no table or formula among them, and the
+    reading is confident (not `low_confidence`) and holds math, not just styled text: the model
+    also reads text lines, sometimes confidently. `ConvertOptions.formula_image` takes any image
+    input as one formula."""
+    forced = work.options.formula_image
+    if work.document.kind.is_paged or (not forced and not _may_be_formula_image(work.regions)):
+        return
+    bounds = ink_bounds(work.image)
+    recognizer = models.formula_recognizer()
+    if bounds is None or recognizer is None:
+        return
+    box = Box(*map(float, bounds))
+    reading = recognizer.read([work.crop(box)])[0]
+    looks_like_formula = (reading is not None and not reading.low_confidence
+                          and looks_like_math(reading.latex))
+    if reading is None or not (forced or looks_like_formula):
+        return
+    work.regions = [Region(BlockKind.FORMULA, box, reading.confidence)]
+    keep_reading(work, 0, reading)
+
+
+def _may_be_formula_image(regions: list[Region] | None) -> bool:
+    """Layout ran and found at most one region, and no table or formula."""
+    return regions is not None and len(regions) <= 1 and not any(
+        r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions)
+
+
 def recognize_formulas(work: PageWork, models: ModelSet) -> None:
-    formulas = work.indices(BlockKind.FORMULA)
+    formulas = [i for i in work.indices(BlockKind.FORMULA) if i not in work.content.latex]
     if not formulas:
         return
     recognizer = models.formula_recognizer()
-    latex: list[str | None] = [None] * len(formulas)
+    readings: list[FormulaReading | None] = [None] * len(formulas)
     if recognizer is None:
         work.warnings.append(UNAVAILABLE_WARNING)
     else:
-        latex = recognizer.recognize([work.crop(work.regions[i].box) for i in formulas])
-    for i, text in zip(formulas, latex):
-        if text:
-            work.content.latex[i] = text
-        else:
-            # Never lose a formula: without LaTeX it is kept as its image.
-            work.keep_crop(i, BlockKind.FORMULA, work.regions[i].box)
+        readings = recognizer.read([work.crop(work.regions[i].box) for i in formulas])
+    for i, reading in zip(formulas, readings):
+        keep_reading(work, i, reading)
+
+
+def keep_reading(work: PageWork, index: int, reading: FormulaReading | None) -> None:
+    """A formula region's LaTeX, and its image too when there is no LaTeX or it is doubtful:
+    a formula is never lost, and a doubtful reading can be checked against the original."""
+    if reading is not None:
+        work.content.latex[index] = reading.latex
+        work.content.latex_confidence[index] = reading.confidence
+    if reading is None or reading.low_confidence:
+        work.keep_crop(index, BlockKind.FORMULA, work.regions[index].box)
 
 
 def crop_figures(work: PageWork, models: ModelSet) -> None:
@@ -200,6 +239,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("text_layer", choose_text_source),
     ("ocr", recognize_text),
     ("layout", detect_layout),
+    ("formula_image", recognize_formula_image),
     ("table", recognize_tables),
     ("formula", recognize_formulas),
     ("figures", crop_figures),

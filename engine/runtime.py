@@ -282,3 +282,14 @@ class FormulaSessions:
                 self.role, self._path, cpu_only=True)
             plan.append((start, stop, session))
         return plan
+
+    @property
+    def input_names(self) -> list[str]:
+        return self.plan(1)[0][2].input_names
+
+    def run(self, *inputs: np.ndarray) -> list[np.ndarray]:
+        """Runs one batch as `plan` splits it and joins the outputs along the batch axis, so the
+        sessions stand in for one session (the formula encoder's, in engine.models)."""
+        outputs = [session.run(*(x[start:stop] for x in inputs))
+                   for start, stop, session in self.plan(len(inputs[0]))]
+        return outputs[0] if len(outputs) == 1 else [np.concatenate(parts) for parts in zip(*outputs)]

@@ -36,6 +36,7 @@ class RegionContent:
 
     table_html: dict[int, str] = field(default_factory=dict)
     latex: dict[int, str] = field(default_factory=dict)
+    latex_confidence: dict[int, float] = field(default_factory=dict)
     image_paths: dict[int, str] = field(default_factory=dict)
 
 
@@ -105,7 +106,8 @@ def region_blocks(region: Region, lines: list[Line], index: int,
                       html=content.table_html.get(index, ""), image_path=image)]
     if region.kind is BlockKind.FORMULA:
         return [Block(BlockKind.FORMULA, region.box, tuple(ordered), text, region.score,
-                      latex=content.latex.get(index, ""), image_path=image)]
+                      latex=content.latex.get(index, ""),
+                      latex_confidence=content.latex_confidence.get(index), image_path=image)]
     if region.kind is BlockKind.FIGURE:
         # Text inside a figure (axis labels, callouts) stays with the figure in the JSON.
         return [Block(BlockKind.FIGURE, region.box, tuple(ordered), "", region.score,

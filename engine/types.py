@@ -102,9 +102,12 @@ class Block:
     html: str = ""
     """Tables: the recognised table as HTML."""
     latex: str = ""
-    """Formulas: the recognised LaTeX, when a formula model is installed."""
+    """Formulas: the recognised LaTeX, when the formula model could read the crop."""
+    latex_confidence: float | None = None
+    """Formulas: the formula model's confidence in `latex` (mean token probability, 0..1)."""
     image_path: str = ""
-    """Figures, formulas without a model, unparsed tables: the crop, relative to the .md file."""
+    """Figures, unparsed tables, formulas without LaTeX or read with low confidence: the crop,
+    relative to the .md file."""
 
 
 @dataclass(frozen=True)

@@ -177,8 +177,10 @@ def fetch_models(python: Path) -> Path:
 
 
 def default_model_files(python: Path) -> list[str]:
+    """The default models' files to bundle; shipped ones (resources/formula) come as package data."""
     code = ("import json; from engine.model_store import ModelStore; "
-            "print(json.dumps([s.file for s in ModelStore('.').specs.values() if s.default and s.file]))")
+            "print(json.dumps([s.file for s in ModelStore('.').specs.values() "
+            "if s.default and s.file and not s.shipped]))")
     out = run([python, "-c", code], capture_output=True, text=True, cwd=WORK).stdout
     return json.loads(out)
 
@@ -200,14 +202,19 @@ def isolated_env(home: Path) -> dict[str, str]:
 
 
 def self_check(frozen: Path, files: list[str]) -> None:
-    """The frozen CLI, away from any user cache, finds every bundled model and verifies its hash."""
+    """The frozen CLI, away from any user cache, finds every bundled model and verifies its hash,
+    and every model shipped as package data (resources/formula) too."""
     step("frozen self-check")
     with tempfile.TemporaryDirectory(prefix="paperlens-check-") as home:
         env = isolated_env(Path(home))
         out = run([frozen / "paperlens-cli", "models", "verify", "--json"], env=env, capture_output=True,
                   text=True).stdout
         run([frozen / "paperlens", "--quit-after-show"], env=env)
-    states = {Path(m["path"]).name: (m["state"], m["path"]) for m in json.loads(out)["models"] if m["path"]}
+    models = json.loads(out)["models"]
+    broken = [f"{m['id']} ({m['state']})" for m in models if m.get("shipped") and m["state"] != "ok"]
+    if broken:
+        sys.exit(f"shipped models not intact in the frozen build: {', '.join(broken)} (package data?)")
+    states = {Path(m["path"]).name: (m["state"], m["path"]) for m in models if m["path"]}
     bundle = (frozen / BUNDLED_MODELS).resolve()
     for name in files:
         state, path = states.get(name, ("missing", ""))

@@ -145,8 +145,12 @@ def test_sources_are_tried_in_order_and_all_failures_are_reported(fake_index, tm
     assert store.ensure("tiny").read_bytes() == PAYLOAD
 
 
-def test_empty_formula_slot_is_not_installed_and_says_why(tmp_path):
-    store = ModelStore(tmp_path / "models")  # the shipped manifest
+def test_empty_slot_is_not_installed_and_says_why(tmp_path):
+    # A slot without a file (how the formula role was listed before a model shipped).
+    manifest = write_manifest(tmp_path / "m.json", [
+        {"id": "formula", "role": "formula", "default": False, "file": None, "size": None, "sha256": None,
+         "license": None, "sources": []}])
+    store = ModelStore(tmp_path / "models", manifest=manifest)
     status = store.status("formula")
     assert (status.installed, status.verified, status.path) == (False, False, None)
     with pytest.raises(ModelUnavailable, match="no model or download source"):

@@ -100,4 +100,4 @@ def test_store_is_built_from_the_settings(tmp_path: Path):
     assert run_models(parse("models", "list", "--json"), settings, out=out) == 0
     document = json.loads(out.getvalue())
     assert document["model_dir"] == str(tmp_path / "m")
-    assert {row["id"] for row in document["models"]} >= {"ppocrv6-det-small", "formula"}
+    assert {row["id"] for row in document["models"]} >= {"ppocrv6-det-small", "paperlens-formula-v1"}

@@ -13,7 +13,7 @@ from engine.model_manifest import ManifestError, parse_manifest
 from engine.model_store import ModelStore, load_manifest
 from model_store_fakes import REPO_ROOT
 
-DEFAULT_ROLES = {"det", "rec", "cls", "layout", "table", "orientation"}
+DEFAULT_ROLES = {"det", "rec", "cls", "layout", "table", "orientation", "formula"}
 
 
 def test_shipped_manifest_pins_every_default_model():
@@ -22,11 +22,13 @@ def test_shipped_manifest_pins_every_default_model():
     assert {spec.role for spec in defaults} == DEFAULT_ROLES
     for spec in defaults:
         assert spec.file and spec.size and len(spec.sha256 or "") == 64
+        if spec.shipped:  # inside Paperlens itself (tests/engine/test_shipped_formula_model.py)
+            continue
         assert spec.sources and spec.sources[0].kind == "wheel"
         assert spec.sources[0].member.endswith("/" + spec.file)
     assert specs["ppocrv6-rec-small"].info["vocabulary"] == "metadata:character"
-    formula = specs["formula"]
-    assert (formula.file, formula.sources, formula.default) == (None, (), False)
+    formula = specs["paperlens-formula-v1"]
+    assert (formula.role, formula.shipped, [s.kind for s in formula.sources]) == ("formula", True, ["package"])
 
 
 def test_default_for_role(tmp_path: Path):
@@ -34,7 +36,7 @@ def test_default_for_role(tmp_path: Path):
     assert store.default_for_role("det").id == "ppocrv6-det-small"
     assert store.default_for_role("rec").id == "ppocrv6-rec-small"
     assert store.default_for_role("table").id == "slanet-plus"
-    assert store.default_for_role("formula").id == "formula"
+    assert store.default_for_role("formula").id == "paperlens-formula-v1"
     with pytest.raises(KeyError, match="choose one by id"):
         store.default_for_role("layout")
     with pytest.raises(KeyError):
