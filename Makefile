@@ -31,8 +31,10 @@ test: $(STAMP) sysdeps models
 test-fast: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not model and not network and not slow"
 
+# The dev set through the CLI, then the formula recogniser on the formula set (../shared/eval/formula).
 eval: $(STAMP)
 	$(BIN)/python -m tools.eval
+	$(BIN)/python -m tools.eval formula
 
 # Engine speed per stage, then the peers on the same documents (installed on demand).
 bench: $(STAMP)

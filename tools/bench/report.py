@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from tools.bench.formula_speed import FormulaSpeed
 from tools.bench.measure import ColdStart
 from tools.bench.stats import AcceptanceFigures, DocumentSummary, RunSample
 
@@ -26,6 +27,9 @@ class BenchReport:
     peak_rss_mib: float
     runs: dict[str, list[RunSample]] = field(default_factory=dict)
     failures: dict[str, str] = field(default_factory=dict)
+    formula: FormulaSpeed | None = None
+    formula_skipped: str | None = None
+    """Why the formula recogniser was not timed."""
 
 
 def seconds(value: float | None, digits: int = 3) -> str:
@@ -96,6 +100,19 @@ def stages_table(summaries: Sequence[DocumentSummary]) -> str:
     return format_table(headers, rows)
 
 
+def formula_lines(speed: FormulaSpeed | None, skipped: str | None) -> list[str]:
+    if speed is None:
+        return [f"formula recogniser: not timed ({skipped})"]
+    headers = ["formula recogniser", "images", "ms/formula", "min-max ms", "images/s",
+               "encoder ms", "decoder ms", "other ms"]
+    row = ["CPU, batch %d" % speed.batch_size, str(speed.images), f"{speed.ms_per_formula:.1f}",
+           f"{speed.ms_per_formula_min:.1f}-{speed.ms_per_formula_max:.1f}",
+           f"{speed.images_per_s:.1f}", f"{speed.encoder_ms:.1f}", f"{speed.decoder_ms:.1f}",
+           f"{speed.other_ms:.1f}"]
+    return [f"Formula recogniser (median of {speed.repeats} reads of every image; per formula):",
+            format_table(headers, [row])]
+
+
 def _verdict(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
@@ -156,13 +173,17 @@ def render_report(report: BenchReport) -> str:
         roles = ", ".join(cold.roles_loaded) or "none"
         out.append(f"cold start: engine import {cold.import_s:.3f} s; first convert "
                    f"({cold.label}, sessions created: {roles}) {cold.convert_s:.3f} s")
-    out += ["", "Per document (medians; per page):", documents_table(report.summaries)]
-    out += ["", "Per stage (median wall s per page; pure ONNX s per page per role):",
-            stages_table(report.summaries)]
+    documents = bool(report.summaries or report.failures)  # none with --formula-only
+    if documents:
+        out += ["", "Per document (medians; per page):", documents_table(report.summaries)]
+        out += ["", "Per stage (median wall s per page; pure ONNX s per page per role):",
+                stages_table(report.summaries)]
     for label, reason in report.failures.items():
         out.append(f"FAILED {label}: {reason}")
-    out += ["", f"peak RSS: {report.peak_rss_mib:.0f} MiB", ""]
-    out += acceptance_lines(report.figures)
+    out += ["", *formula_lines(report.formula, report.formula_skipped)]
+    out += ["", f"peak RSS: {report.peak_rss_mib:.0f} MiB"]
+    if documents:
+        out += ["", *acceptance_lines(report.figures)]
     return "\n".join(out)
 
 
@@ -177,6 +198,8 @@ def report_json(report: BenchReport) -> dict[str, object]:
             "digital_target_s": DIGITAL_TARGET_S,
             "ratio_target": RATIO_TARGET,
         },
+        "formula": asdict(report.formula) if report.formula else None,
+        "formula_skipped": report.formula_skipped,
         "peak_rss_mib": round(report.peak_rss_mib, 1),
         "failures": report.failures,
         "runs": {label: [asdict(r) for r in runs] for label, runs in report.runs.items()},

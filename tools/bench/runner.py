@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tools.bench.documents import (BenchDocument, built_in_documents, given_document,
                                    missing_documents)
+from tools.bench.formula_speed import DEFAULT_EVERY, FormulaSpeed, measure_formula_speed
 from tools.bench.machine import describe_machine, load_average_1m, peak_rss_mib
 from tools.bench.measure import ColdStart, measure_cold_start, measure_document
 from tools.bench.report import BenchReport, render_report, report_json
@@ -43,15 +44,25 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"JSON results file (default {DEFAULT_OUT.relative_to(REPO_ROOT)})")
     parser.add_argument("--quick", action="store_true", help="fewer runs, for a quick look")
+    parser.add_argument("--formula-every", type=int, default=DEFAULT_EVERY, metavar="N",
+                        help="time the formula recogniser on every Nth image of "
+                             f"../shared/eval/formula (default {DEFAULT_EVERY}; 1: all 196; "
+                             "0: not at all)")
+    parser.add_argument("--formula-only", action="store_true",
+                        help="time only the formula recogniser, no documents")
     args = parser.parse_args(argv)
     if args.runs is None:
         args.runs = QUICK_RUNS if args.quick else DEFAULT_RUNS
     if args.runs < 1 or args.warmup < 0:
         parser.error("--runs must be at least 1 and --warmup at least 0")
+    if args.formula_every < 0 or (args.formula_only and args.formula_every == 0):
+        parser.error("--formula-every must be at least 0, and at least 1 with --formula-only")
     return args
 
 
 def _documents(args: argparse.Namespace) -> list[BenchDocument]:
+    if args.formula_only:
+        return []
     if not args.docs:
         scratch = Path(tempfile.mkdtemp(prefix="paperlens-bench-"))
         return built_in_documents(REPO_ROOT, scratch)
@@ -60,6 +71,20 @@ def _documents(args: argparse.Namespace) -> list[BenchDocument]:
 
 def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def _formula_speed(models, every: int, runs: int, warmup: int
+                   ) -> tuple[FormulaSpeed | None, str | None]:
+    """The formula recogniser's speed on every `every`th formula-set image, or why not."""
+    from tools.eval.formula_eval import (FORMULA_SET_DIR, load_crop, load_formula_set,
+                                         load_recognizer)
+
+    if not (FORMULA_SET_DIR / "manifest.json").is_file():
+        return None, f"no formula set at {FORMULA_SET_DIR}"
+    items = load_formula_set(FORMULA_SET_DIR)[::every]
+    crops = [load_crop(item.image_path) for item in items]
+    speed = measure_formula_speed(load_recognizer(models), crops, runs, warmup, _progress)
+    return speed, None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
                 failures[document.label] = str(exc)
                 _progress(f"{document.label}: failed: {exc}")
 
+    formula, formula_skipped = None, "--formula-every 0"
+    if args.formula_every:
+        formula, formula_skipped = _formula_speed(engine.models, args.formula_every,
+                                                  args.runs, args.warmup)
+
     kinds = {d.label: d.kind.value for d in documents}
     summaries = [summarise_document(label, kinds[label], samples)
                  for label, samples in runs.items()]
@@ -114,9 +144,10 @@ def main(argv: list[str] | None = None) -> int:
                                  load_at_start=load_at_start),
         config={"runs": args.runs, "warmup": args.warmup, "dpi": args.dpi,
                 "method": args.method, "write_outputs": not args.no_write,
+                "formula_every": args.formula_every,
                 "documents": {d.label: str(d.path) for d in documents}},
         cold_start=cold, summaries=summaries, figures=figures, peak_rss_mib=peak_rss_mib(),
-        runs=runs, failures=failures)
+        runs=runs, failures=failures, formula=formula, formula_skipped=formula_skipped)
     print(render_report(report))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report_json(report), indent=1) + "\n", encoding="utf-8")
