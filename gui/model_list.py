@@ -90,11 +90,11 @@ class ModelTable(QTableWidget):
                                                                spec.license or "?"))
             self.setItem(row, self.MODEL, name)
             self.setItem(row, self.ROLE, QTableWidgetItem(role_name(spec.role)))
-            self.setItem(row, self.SIZE, QTableWidgetItem(_size_text(spec.size)))
+            self.setItem(row, self.SIZE, QTableWidgetItem(_size_text(spec.total_size)))
             if spec.id in self._downloading:
                 continue
             self.setItem(row, self.STATUS, QTableWidgetItem(self._status_words(spec, status)))
-            if spec.file and spec.sources and not status.installed:
+            if spec.file and spec.sources and not spec.shipped and not status.installed:
                 button = QPushButton(self.tr("Download"))
                 button.setObjectName(f"download-{spec.id}")
                 button.clicked.connect(lambda _=False, model_id=spec.id: self.download(model_id))
@@ -105,6 +105,10 @@ class ModelTable(QTableWidget):
     def _status_words(self, spec: Any, status: Any) -> str:
         if not spec.file:
             return self.tr("No model available yet")
+        if spec.shipped and not status.installed:
+            return self.tr("Missing from this installation: reinstall Paperlens")
+        if spec.shipped:
+            return self.tr("Shipped with Paperlens")
         if not status.installed:
             return self.tr("Not downloaded")
         if status.verified:

@@ -394,6 +394,14 @@ Licence: {1}</source>
         <translation>暂无可用模型</translation>
     </message>
     <message>
+        <source>Missing from this installation: reinstall Paperlens</source>
+        <translation>此安装中缺少该模型：请重新安装 Paperlens</translation>
+    </message>
+    <message>
+        <source>Shipped with Paperlens</source>
+        <translation>随 Paperlens 附带</translation>
+    </message>
+    <message>
         <source>Not downloaded</source>
         <translation>未下载</translation>
     </message>

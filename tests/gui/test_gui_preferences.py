@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QProgressBar, QPushButton
 
 from engine.device_status import DeviceStatus
 from engine.events import ModelDownloadProgress
+from gui.model_list import _size_text
 from engine.types import DocumentResult
 from gui.preferences import PreferencesDialog
 from gui.queue_model import JobState
@@ -165,6 +166,22 @@ def test_model_table_lists_models_and_downloads_with_progress(qtbot, gui_store, 
     assert finished.args == ["ppocrv6-det-small", ""]
     assert "Installed" in table.item(row, table.STATUS).text()
     assert Path(tmp_path / "models" / "PP-OCRv6_det_small.onnx").is_file()
+
+
+def test_model_table_shows_the_shipped_formula_model_without_a_download(qtbot, gui_store,
+                                                                        tmp_path):
+    gui_store.set("model.base_dir", str(tmp_path / "models"))
+    dialog = PreferencesDialog(gui_store, lambda: DeviceStatus("auto", "default"))
+    qtbot.addWidget(dialog)
+    table = dialog.models
+    ids = [table.item(row, table.MODEL).text().rstrip(" ★") for row in range(table.rowCount())]
+    row = ids.index("paperlens-formula-v1")
+    spec = table.store.spec("paperlens-formula-v1")
+    assert table.cellWidget(row, table.ACTION) is None  # nothing to download: it ships inside
+    assert table.item(row, table.STATUS).text() == "Shipped with Paperlens"
+    # The size is the three files together, not the encoder alone.
+    assert spec.total_size > spec.size
+    assert table.item(row, table.SIZE).text() == _size_text(spec.total_size)
 
 
 @pytest.mark.model
