@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -176,7 +177,8 @@ def recognize_formula_image(work: PageWork, models: ModelSet) -> None:
     also reads text lines, sometimes confidently. `ConvertOptions.formula_image` takes any image
     input as one formula."""
     forced = work.options.formula_image
-    if work.document.kind.is_paged or (not forced and not _may_be_formula_image(work.regions)):
+    if work.document.kind.is_paged or (not forced and not _may_be_formula_image(work.regions,
+                                                                                 work.lines)):
         return
     bounds = ink_bounds(work.image)
     recognizer = models.formula_recognizer()
@@ -192,10 +194,20 @@ def recognize_formula_image(work: PageWork, models: ModelSet) -> None:
     keep_reading(work, 0, reading)
 
 
-def _may_be_formula_image(regions: list[Region] | None) -> bool:
-    """Layout ran and found at most one region, and no table or formula."""
-    return regions is not None and len(regions) <= 1 and not any(
-        r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions)
+FORMULA_IMAGE_MAX_LINES = 8
+FORMULA_IMAGE_MAX_WORDS = 12
+_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _may_be_formula_image(regions: list[Region] | None, lines: list[Line]) -> bool:
+    """Layout ran and found at most one region, and no table or formula; and the OCR text is not
+    prose (a scanned page of text is one layout region too, and reading its whole ink as a
+    formula costs a third of a second for nothing)."""
+    if regions is None or len(regions) > 1 or any(
+            r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions):
+        return False
+    words = sum(len(_WORD.findall(line.text)) for line in lines)
+    return len(lines) <= FORMULA_IMAGE_MAX_LINES and words <= FORMULA_IMAGE_MAX_WORDS
 
 
 def recognize_formulas(work: PageWork, models: ModelSet) -> None:

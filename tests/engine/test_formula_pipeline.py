@@ -22,7 +22,7 @@ from engine.pipeline import (PageWork, assemble_blocks, crop_figures, recognize_
                              recognize_formulas, render)
 from engine.runtime import GPU_FORMULA_BATCH, FormulaSessions
 from engine.structure import Region
-from engine.types import BlockKind, Box
+from engine.types import BlockKind, Box, Line
 
 INK = (40, 30, 260, 70)  # x0, y0, x1, y1 of the dark bar drawn on every test image
 
@@ -161,6 +161,26 @@ def test_tables_and_pages_of_several_blocks_are_not_tried_as_a_formula(tmp_path,
     recognizer = FakeRecognizer(MATH)
     work, _, _, _ = run_stages(image_file(tmp_path), layout, recognizer)
     assert work.regions == layout and recognizer.crops == []
+
+
+def test_an_image_of_prose_is_not_read_as_a_formula(tmp_path):
+    """A scanned page of text is often one layout region: its OCR lines show it is prose, so
+    the formula model is never run over it."""
+    recognizer = FakeRecognizer(MATH)
+    models = FakeModels(recognizer)
+    prose = "The quick brown foxes jumped over several lazy sleeping dogs again"
+    with open_document(image_file(tmp_path)) as document:
+        work = PageWork(document=document, page_number=1, options=ConvertOptions(),
+                        image_prefix="doc-p1")
+        render(work, models)
+        work.regions = [Region(BlockKind.TEXT, Box(35, 25, 265, 75), 0.9)]
+        work.lines = [Line(prose, Box(35, 25, 265, 45)), Line(prose, Box(35, 50, 265, 70))]
+        recognize_formula_image(work, models)
+        assert recognizer.crops == [] and work.regions[0].kind is BlockKind.TEXT
+        # The same region with a short formula-like OCR line is tried.
+        work.lines = [Line("E = mc2", Box(35, 25, 265, 45))]
+        recognize_formula_image(work, models)
+    assert len(recognizer.crops) == 1
 
 
 def test_a_pdf_page_is_never_taken_for_a_formula_image(tmp_path):
