@@ -197,14 +197,18 @@ def recognize_formula_image(work: PageWork, models: ModelSet) -> None:
 FORMULA_IMAGE_MAX_LINES = 8
 FORMULA_IMAGE_MAX_WORDS = 12
 _WORD = re.compile(r"[^\W\d_]{4,}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _may_be_formula_image(regions: list[Region] | None, lines: list[Line]) -> bool:
     """Layout ran and found at most one region, and no table or formula; and the OCR text is not
     prose (a scanned page of text is one layout region too, and reading its whole ink as a
-    formula costs a third of a second for nothing)."""
+    formula costs a third of a second for nothing). Chinese, Japanese or Korean text is never
+    a formula."""
     if regions is None or len(regions) > 1 or any(
             r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions):
+        return False
+    if any(_CJK.search(line.text) for line in lines):
         return False
     words = sum(len(_WORD.findall(line.text)) for line in lines)
     return len(lines) <= FORMULA_IMAGE_MAX_LINES and words <= FORMULA_IMAGE_MAX_WORDS

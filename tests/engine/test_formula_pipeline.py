@@ -177,6 +177,9 @@ def test_an_image_of_prose_is_not_read_as_a_formula(tmp_path):
         work.lines = [Line(prose, Box(35, 25, 265, 45)), Line(prose, Box(35, 50, 265, 70))]
         recognize_formula_image(work, models)
         assert recognizer.crops == [] and work.regions[0].kind is BlockKind.TEXT
+        work.lines = [Line("读取文档", Box(35, 25, 265, 45))]  # one short Chinese line
+        recognize_formula_image(work, models)
+        assert recognizer.crops == []
         # The same region with a short formula-like OCR line is tried.
         work.lines = [Line("E = mc2", Box(35, 25, 265, 45))]
         recognize_formula_image(work, models)
