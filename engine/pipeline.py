@@ -195,7 +195,7 @@ def recognize_formula_image(work: PageWork, models: ModelSet) -> None:
 
 
 FORMULA_IMAGE_MAX_LINES = 8
-FORMULA_IMAGE_MAX_WORDS = 12
+FORMULA_IMAGE_MAX_WORDS = 5
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
