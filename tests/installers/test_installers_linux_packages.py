@@ -109,7 +109,9 @@ def test_the_folder_carries_runtimes_plugins_data_and_models(installed):
                      "PySide6/Qt/plugins/platforms/libqxcb.so",
                      "PySide6/Qt/plugins/platforms/libqwayland.so",
                      "resources/models.json", "resources/icons/paperlens.svg",
-                     "resources/translations/paperlens_zh_CN.qm", "resources/calibration/manifest.json"):
+                     "resources/translations/paperlens_zh_CN.qm", "resources/calibration/manifest.json",
+                     "resources/formula/formula-encoder.onnx",
+                     "resources/formula/formula-decoder.onnx", "resources/formula/vocab.txt"):
         assert (internal / relative).is_file(), relative
     assert list(internal.glob("pymupdf/libmupdf.so*")), "PyMuPDF's library"
     assert list(internal.glob("cv2/cv2*.so")), "OpenCV"
@@ -124,8 +126,12 @@ def test_cli_converts_a_real_pdf_offline_with_the_bundled_models(installed, offl
 
     listed = subprocess.run([*offline, str(cli), "models", "list", "--json"], env=env, capture_output=True,
                             text=True, timeout=120, check=True)
-    paths = {Path(m["path"]).parent for m in json.loads(listed.stdout)["models"] if m["path"]}
+    models = [m for m in json.loads(listed.stdout)["models"] if m["path"]]
+    # Fetched models come from the folder's models/; our formula model ships inside the package.
+    paths = {Path(m["path"]).parent for m in models if m["id"] != "paperlens-formula-v1"}
     assert paths == {installed / PREFIX / "models"}
+    [formula] = [m for m in models if m["id"] == "paperlens-formula-v1"]
+    assert Path(formula["path"]).parent == installed / PREFIX / "_internal" / "resources" / "formula"
 
     # As a person runs it (text layer where trustworthy), then with every page forced through
     # OCR so that detection, direction and recognition run too.
