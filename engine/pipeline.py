@@ -12,6 +12,7 @@ import numpy as np
 from engine.document import Document
 from engine.formula import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds, pad_on_white
+from engine.math_lines import math_groups
 from engine.models import ModelSet
 from engine.options import ConvertOptions, TextMethod
 from engine.structure import Region, RegionContent, assemble_page
@@ -214,6 +215,23 @@ def _may_be_formula_image(regions: list[Region] | None, lines: list[Line]) -> bo
     return len(lines) <= FORMULA_IMAGE_MAX_LINES and words <= FORMULA_IMAGE_MAX_WORDS
 
 
+def find_math_lines(work: PageWork, models: ModelSet) -> None:
+    """Display formulas the layout model left as loose lines become formula regions, when the
+    formula model reads them confidently as math (engine/math_lines.py)."""
+    if work.regions is None or not work.lines:
+        return
+    boxes = math_groups(work.lines, [r.box for r in work.regions])
+    recognizer = models.formula_recognizer() if boxes else None
+    if recognizer is None:
+        return
+    readings = recognizer.read([work.crop(box) for box in boxes])
+    for box, reading in zip(boxes, readings):
+        if reading is None or reading.low_confidence or not looks_like_math(reading.latex):
+            continue
+        work.regions.append(Region(BlockKind.FORMULA, box, reading.confidence))
+        keep_reading(work, len(work.regions) - 1, reading)
+
+
 def recognize_formulas(work: PageWork, models: ModelSet) -> None:
     formulas = [i for i in work.indices(BlockKind.FORMULA) if i not in work.content.latex]
     if not formulas:
@@ -256,6 +274,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("ocr", recognize_text),
     ("layout", detect_layout),
     ("formula_image", recognize_formula_image),
+    ("math_lines", find_math_lines),
     ("table", recognize_tables),
     ("formula", recognize_formulas),
     ("figures", crop_figures),

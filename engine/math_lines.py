@@ -1,0 +1,73 @@
+"""Display formulas the layout model missed: math-like lines outside every layout region.
+
+A page's text layer (or OCR) gives a display formula as scattered pieces: "e iπ + 1 = 0", or an
+integral as three lines ("b", "∫ f(x) dx = F(b) − F(a)", "a"). When no layout region covers
+them they would come out as short paragraphs of broken text. Lines that hold math signs, with
+the short pieces around them (limits, exponents, fraction parts), are grouped by proximity; a
+group becomes a formula region only if the formula model reads it confidently as math.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.types import Box, Line
+
+MATH_SIGNS = re.compile(
+    "[=+<>^±×÷≤≥≠≈≡∝∞∫∬∮∑∏√∇∂→←↔⇒⇔∈∉⊂⊆⊃⊇∪∩⋅·∘−′α-ωΑ-Ωϕϑϵ]")
+_PROSE_WORD = re.compile(r"[^\W\d_]{4,}")
+MAX_PROSE_WORDS = 2
+PIECE_CHARS = 3
+"""A line this short (a limit, an exponent, a denominator) joins a group but starts none."""
+
+
+def is_math_line(line: Line) -> bool:
+    text = line.text.strip()
+    return (bool(MATH_SIGNS.search(text)) and len(_PROSE_WORD.findall(text)) <= MAX_PROSE_WORDS
+            and not line.vertical)
+
+
+def is_piece(line: Line) -> bool:
+    text = line.text.replace("\u200b", "").strip()
+    return 0 < len(text) <= PIECE_CHARS and not line.vertical
+
+
+def _near(a: Box, b: Box) -> bool:
+    """Boxes that overlap once each grows by the smaller line height sideways (an integral
+    sign a space away from its integrand) and by 60% of it up and down (limits, exponents)."""
+    height = min(a.y1 - a.y0, b.y1 - b.y0)
+    px, py = 1.0 * height, 0.6 * height
+    return a.x0 - px < b.x1 and b.x0 - px < a.x1 and a.y0 - py < b.y1 and b.y0 - py < a.y1
+
+
+def math_groups(lines: list[Line], covered: list[Box]) -> list[Box]:
+    """Boxes of groups of nearby math-like lines that no region in `covered` holds."""
+    def free(line: Line) -> bool:
+        area = line.box.area
+        return area > 0 and all(line.box.intersection_area(box) / area < 0.5 for box in covered)
+
+    candidates = [ln for ln in lines if free(ln) and (is_math_line(ln) or is_piece(ln))]
+    parent = list(range(len(candidates)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(candidates):
+        for j in range(i + 1, len(candidates)):
+            if _near(a.box, candidates[j].box):
+                parent[find(i)] = find(j)
+    groups: dict[int, list[Line]] = {}
+    for i, line in enumerate(candidates):
+        groups.setdefault(find(i), []).append(line)
+    boxes = []
+    for members in groups.values():
+        if not any(is_math_line(ln) for ln in members):
+            continue
+        box = members[0].box
+        for line in members[1:]:
+            box = box.union(line.box)
+        boxes.append(box)
+    return boxes

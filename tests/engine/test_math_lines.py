@@ -1,0 +1,98 @@
+"""Display formulas the layout model missed: loose math-like lines grouped into formula regions."""
+
+import numpy as np
+
+from engine.formula import FormulaReading
+from engine.math_lines import is_math_line, is_piece, math_groups
+from engine.pipeline import find_math_lines
+from engine.structure import Region, RegionContent
+from engine.types import BlockKind, Box, Line
+
+
+def line(text, x0, y0, x1, y1):
+    return Line(text, Box(float(x0), float(y0), float(x1), float(y1)))
+
+
+# The integral of a real text layer (olmOCR mathfuncs page): the sign, the integrand split in two,
+# and the limits are five loose lines.
+INTEGRAL = [line("\u200b f(x) dx =", 472, 991, 618, 1037), line("∫", 427, 997, 438, 1037),
+            line("a", 438, 1043, 452, 1072), line("b", 456, 962, 470, 990),
+            line("F(b) − F(a)", 629, 991, 825, 1037)]
+PROSE = [line("Establishes that differentiation and integration are inverse", 203, 1124, 968, 1160),
+         line("equals F(b) - F(a). Revolutionized mathematical problem-", 203, 1164, 961, 1200)]
+
+
+def test_math_lines_and_pieces():
+    assert is_math_line(line("e iπ + 1 = 0", 0, 0, 10, 10))
+    assert not is_math_line(PROSE[1])  # a sign among prose words is prose
+    assert not is_math_line(line("Chapter 3", 0, 0, 10, 10))
+    assert is_piece(line("b", 0, 0, 1, 1)) and not is_piece(line("\u200b", 0, 0, 1, 1))
+
+
+def test_the_pieces_of_one_formula_form_one_group_and_prose_stays_out():
+    [box] = math_groups(INTEGRAL + PROSE, covered=[])
+    assert box == Box(427.0, 962.0, 825.0, 1072.0)
+
+
+def test_lines_inside_a_layout_region_are_left_to_it():
+    assert math_groups(INTEGRAL, covered=[Box(400, 950, 850, 1080)]) == []
+
+
+def test_pieces_alone_make_no_formula():
+    assert math_groups([line("a", 0, 0, 10, 20), line("b", 12, 0, 22, 20)], covered=[]) == []
+
+
+class FakeRecognizer:
+    def __init__(self, reading):
+        self.reading, self.crops = reading, []
+
+    def read(self, crops):
+        self.crops.extend(crops)
+        return [self.reading for _ in crops]
+
+
+class FakeModels:
+    def __init__(self, recognizer):
+        self.recognizer = recognizer
+
+    def formula_recognizer(self):
+        return self.recognizer
+
+
+class FakeWork:
+    """The parts of PageWork the stage touches."""
+
+    def __init__(self, lines, regions):
+        self.lines, self.regions = lines, regions
+        self.content = RegionContent()
+        self.kept: list[int] = []
+
+    def crop(self, box):
+        return np.zeros((int(box.y1 - box.y0), int(box.x1 - box.x0), 3), np.uint8)
+
+    def keep_crop(self, index, kind, box):
+        self.kept.append(index)
+
+
+def test_a_confident_math_reading_becomes_a_formula_region():
+    latex = "\\int _ { a } ^ { b } f ( x ) d x = F ( b ) - F ( a )"
+    work = FakeWork(INTEGRAL + PROSE, [Region(BlockKind.TEXT, Box(200, 1120, 1000, 1280))])
+    find_math_lines(work, FakeModels(FakeRecognizer(FormulaReading(latex, 0.95, 20))))
+    assert [r.kind for r in work.regions] == [BlockKind.TEXT, BlockKind.FORMULA]
+    assert work.regions[1].box == Box(427.0, 962.0, 825.0, 1072.0)
+    assert work.content.latex == {1: latex} and work.kept == []
+
+
+def test_doubtful_or_textual_readings_leave_the_lines_as_text():
+    for reading in (FormulaReading("x = 1", 0.5, 3), FormulaReading("\\text { a b }", 0.95, 5),
+                    None):
+        work = FakeWork(INTEGRAL, [])
+        find_math_lines(work, FakeModels(FakeRecognizer(reading)))
+        assert work.regions == [] and work.content.latex == {}
+
+
+def test_no_layout_or_no_math_costs_no_reading():
+    recognizer = FakeRecognizer(FormulaReading("x", 0.99, 1))
+    find_math_lines(FakeWork(INTEGRAL, None), FakeModels(recognizer))
+    find_math_lines(FakeWork(PROSE, []), FakeModels(recognizer))
+    assert recognizer.crops == []
