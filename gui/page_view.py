@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (QGraphicsItem, QGraphicsPixmapItem, QGraphicsRectItem,
@@ -139,6 +140,8 @@ class PageView(QGraphicsView):
 
     def set_image(self, image: QImage | None) -> None:
         """Put the page's picture under the boxes (it arrives after them while it renders)."""
+        if not shiboken6.isValid(self._scene):  # the view was closed while it rendered
+            return
         if self._pixmap_item is not None:
             self._scene.removeItem(self._pixmap_item)
             self._pixmap_item = None

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QUrl, Qt, Signal
 from PySide6.QtGui import (QColor, QFontDatabase, QImageReader, QTextCharFormat, QTextCursor,
                            QTextDocument)
@@ -273,6 +274,9 @@ class PreviewPane(QWidget):
         return self.tr("OCR") if source == "ocr" else self.tr("the text layer")
 
     def _on_image_ready(self, key: tuple[int, int]) -> None:
+        # A page picture can finish rendering after its window was closed.
+        if not shiboken6.isValid(self.page_view):
+            return
         if self._job is not None and key == (self._job.id, self._page_index):
             self.page_view.set_image(self._images.get(key))
 

@@ -80,3 +80,21 @@ def test_preview_shows_page_boxes_and_markdown_with_its_pictures(qtbot, tmp_path
 
     pane.boxes_toggle.setChecked(False)
     assert not any(item.isVisible() for item in pane.page_view._boxes)
+
+
+def test_a_page_picture_that_arrives_after_its_window_closed_is_dropped(qtbot):
+    """Page pictures render in the background; one can arrive after the window is gone (closing
+    mid-render, or the end of a test). Delivering it must not touch the deleted scene."""
+    import shiboken6
+
+    from gui.page_view import PageView
+
+    view = PageView()
+    image = QImage(20, 20, QImage.Format.Format_RGB32)
+    image.fill(QColor("white"))
+    qtbot.addWidget(view)
+    view.set_page(PageResult(page_number=1, width=20, height=20, dpi=72.0,
+                             text_source=TextSource.OCR, text_source_reason="image"), None)
+    shiboken6.delete(view.scene())  # what closing the window does to it, before the picture came
+    view.set_image(image)  # raised "Internal C++ object already deleted" before the check
+    assert not view.has_image
