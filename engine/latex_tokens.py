@@ -10,7 +10,8 @@ never asked to guess which of several spellings an author used:
   unless a script follows it and it holds several atoms, or it delimits an ``\\over``/row;
 * operator names with a command of their own use it (``\\operatorname{log}`` -> ``\\log``);
 * old font switches become commands (``{\\cal X}`` -> ``\\mathcal { X }``);
-* aliases collapse (``\\le`` -> ``\\leq``, ``\\dfrac`` -> ``\\frac``, ``\\lbrace`` -> ``\\{``);
+* aliases collapse (``\\le`` -> ``\\leq``, ``\\dfrac`` -> ``\\frac``, ``\\lbrace`` -> ``\\{``,
+  ``x'`` -> ``x ^ { \\prime }``, ``{a \\over b}`` -> ``\\frac { a } { b }``);
 * near-invisible spacing and style commands are dropped (``\\,``, ``~``, ``\\displaystyle``,
   ``\\limits``), as are ``\\left``/``\\right``/``\\big`` sizes (``(`` stays ``(``).
 """
@@ -55,7 +56,7 @@ ALIASES: dict[str, str] = {
     "\\textrm": "\\text", "\\mbox": "\\text", "\\hbox": "\\text", "\\bm": "\\boldsymbol",
     "\\operatorname*": "\\operatorname", "\\varepsilon": "\\varepsilon", "\\iff": "\\iff",
     "\\implies": "\\implies", "\\langle": "\\langle", "\\rangle": "\\rangle",
-    "\\begin{matrix}": "\\begin{matrix}",
+    "\\begin{matrix}": "\\begin{matrix}", "\\ast": "*", "\\lt": "<", "\\gt": ">",
 }
 
 DROPPED = frozenset([
@@ -126,6 +127,7 @@ def _command(tokens: list[str], i: int) -> tuple[list[str], int]:
 
 
 def _canonical(tokens: list[str]) -> list[str]:
+    tokens = _over_as_frac(tokens)
     out: list[str] = []
     i = 0
     while i < len(tokens):
@@ -213,8 +215,21 @@ def _aliased(tokens: list[str]) -> list[str]:
         tok = ALIASES.get(tok, tok)
         if tok in DROPPED:
             continue
+        if tok == "'":  # x' is x^{\prime}
+            out.extend(["^", "{", "\\prime", "}"])
+            continue
         out.append(tok)
     return out
+
+
+def _over_as_frac(tokens: list[str]) -> list[str]:
+    """``a \\over b`` at the outer level of a token list becomes ``\\frac { a } { b }``."""
+    depth = 0
+    for i, tok in enumerate(tokens):
+        depth += (tok == "{") - (tok == "}")
+        if tok == "\\over" and depth == 0:
+            return ["\\frac", "{", *tokens[:i], "}", "{", *tokens[i + 1:], "}"]
+    return tokens
 
 
 FUNCTION_NAMES = frozenset(

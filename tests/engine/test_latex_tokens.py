@@ -24,6 +24,9 @@ def test_tokenize_splits_commands_symbols_and_environments():
     (r"\sqrt[3]x", r"\sqrt [ 3 ] { x }"),
     (r"x^\frac12", r"x ^ { \frac { 1 } { 2 } }"),
     (r"\begin{array}{cc}a&b\end{array}", r"\begin{array} { c c } a & b \end{array}"),
+    (r"{1 \over 2}", r"\frac { 1 } { 2 }"),
+    (r"\lambda_{g'}", r"\lambda _ { g ^ { \prime } }"),
+    (r"\operatorname{log} x", r"\log x"),
 ])
 def test_normalized_spellings(raw, tokenised):
     assert detokenize(normalized(raw)) == tokenised
