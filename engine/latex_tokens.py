@@ -5,9 +5,11 @@ markers (``\\begin{array}`` as one token) and single characters; whitespace carr
 Two formulas that typeset alike should normalise to the same token list, so that a recogniser is
 never asked to guess which of several spellings an author used:
 
-* braces: a script or command argument is always braced (``x^2`` -> ``x ^ { 2 }``); a group that
-  is nobody's argument loses its braces (``{ \\partial } _ { \\mu }``, ``{ \\frac { 1 } { 2 } }``)
-  unless a script follows it and it holds several atoms, or it delimits an ``\\over``/row;
+* scripts: always braced (``x^2`` -> ``x ^ { 2 }``), a subscript before a superscript
+  (``x^2_i`` -> ``x _ { i } ^ { 2 }``);
+* braces: a command argument is always braced; a group that is nobody's argument loses its
+  braces (``{ \\partial } _ { \\mu }``, ``{ \\frac { 1 } { 2 } }``) unless a script follows it
+  and it holds several atoms, or it delimits an ``\\over``/row;
 * operator names with a command of their own use it (``\\operatorname{log}`` -> ``\\log``);
 * old font switches become commands (``{\\cal X}`` -> ``\\mathcal { X }``);
 * aliases collapse (``\\le`` -> ``\\leq``, ``\\dfrac`` -> ``\\frac``, ``\\lbrace`` -> ``\\{``,
@@ -134,8 +136,13 @@ def _canonical(tokens: list[str]) -> list[str]:
         tok = tokens[i]
         if tok in ("^", "_"):
             arg, i = _argument(tokens, i + 1)
-            out.append(tok)
-            out.extend(arg)
+            scripts = {tok: arg}
+            other = "_" if tok == "^" else "^"
+            if i < len(tokens) and tokens[i] == other:
+                scripts[other], i = _argument(tokens, i + 1)
+            for script in ("_", "^"):  # x^{a}_{b} and x_{b}^{a} typeset alike
+                if script in scripts:
+                    out.extend([script, *scripts[script]])
             continue
         if tok in ARITY:
             sub, i = _command(tokens, i)

@@ -13,7 +13,8 @@ def test_tokenize_splits_commands_symbols_and_environments():
 
 @pytest.mark.parametrize("raw, tokenised", [
     # Raw author LaTeX and the im2latex space-tokenised style meet in one form.
-    (r"x^2_{ij}", r"x ^ { 2 } _ { i j }"),
+    (r"x^2_{ij}", r"x _ { i j } ^ { 2 }"),
+    (r"f_2' + f'_2", r"f _ { 2 } ^ { \prime } + f _ { 2 } ^ { \prime }"),
     (r"\frac12", r"\frac { 1 } { 2 }"),
     (r"{ \partial } _ { \mu }", r"\partial _ { \mu }"),
     (r"G^{{\mu}{\nu}}", r"G ^ { \mu \nu }"),

@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from engine.formula_model import TRAINED_MAX_HEIGHT
 from tools.formula.corpus import DEFAULT_OUT
 
 PART = 4096
@@ -89,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-mib", type=float, default=56)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--vocab", type=Path, default=DEFAULT_OUT / "vocab.txt")
-    parser.add_argument("--max-height", type=int, default=46,
-                        help="taller renders are scaled to a random height in [2/3 of it, it]")
+    parser.add_argument("--max-height", type=int, default=TRAINED_MAX_HEIGHT,
+                        help="taller renders are scaled to a random height in [2/3 of it, it] "
+                             "(the engine brings large crops down to the default too)")
     args = parser.parse_args(argv)
     print(json.dumps(pack(args.renders, args.out, args.budget_mib, args.workers,
                                 args.max_height, args.vocab)))
