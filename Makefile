@@ -57,6 +57,8 @@ installers:
 # Training the formula recogniser (tools/formula/README.md); not needed to run or test the app.
 FORMULA := build/formula
 MINUTES ?= 60
+PACK_MIB ?= 40
+INIT ?=
 
 formula-sysdeps:
 	apt-get install -y texlive-latex-base texlive-latex-recommended texlive-latex-extra \
@@ -71,12 +73,12 @@ formula-corpus: $(STAMP)
 formula-renders: formula-corpus
 	$(BIN)/python -m tools.formula.render --count 130000
 	$(BIN)/python -m tools.formula.render --count 1024 --split val --seed 7 --out $(FORMULA)/renders-val
-	$(BIN)/python -m tools.formula.pack
+	$(BIN)/python -m tools.formula.pack --budget-mib $(PACK_MIB)
 	$(BIN)/python -m tools.formula.pack --renders $(FORMULA)/renders-val --out $(FORMULA)/pack-val
 
 formula-train:
 	$(BIN)/python -m tools.formula.train --data $(FORMULA)/pack --val $(FORMULA)/pack-val \
-		--out $(FORMULA)/run --minutes $(MINUTES)
+		--out $(FORMULA)/run --minutes $(MINUTES) $(if $(INIT),--init $(INIT))
 
 formula-export:
 	$(BIN)/python -m tools.formula.export --weights $(FORMULA)/run

@@ -86,6 +86,15 @@ def test_pack_round_trip_keeps_images_and_tokens(tmp_path):
     assert part["tokens"][:3] == ["x + y", "x - y", "y + x"]
 
 
+def test_pack_writes_tokens_in_todays_canon(tmp_path):
+    _synthetic_renders(tmp_path / "renders", count=3)
+    meta_path = tmp_path / "renders" / "chunk-00000.json"
+    meta = json.loads(meta_path.read_text())
+    meta["items"][0]["tokens"] = "x ^ { 2 } _ { i }"  # rendered before scripts were ordered
+    meta_path.write_text(json.dumps(meta))
+    assert [tokens for _, tokens in pack.read_chunks(tmp_path / "renders")][0] == "x _ { i } ^ { 2 }"
+
+
 def test_pack_respects_its_budget(tmp_path):
     _synthetic_renders(tmp_path / "renders", count=10)
     stats = pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=0, workers=1,
@@ -129,3 +138,33 @@ def test_train_then_export_agrees_with_onnx_runtime(tmp_path):
     encoder, decoder = export.export(model, tmp_path / "onnx")
     result = export.check(model, vocab, encoder, decoder, export.sample_images()[:2])
     assert result["ok"], result
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs PyTorch (the optional train extra)")
+def test_training_can_start_from_trained_weights_with_a_grown_vocabulary(tmp_path):
+    import torch
+
+    from tools.formula import train
+    from tools.formula.model import load_weights
+
+    _synthetic_renders(tmp_path / "renders")
+    pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=1, workers=1, max_height=46)
+    common = ["--minutes", "0.02", "--max-batch", "4", "--workers", "1", "--device", "cpu"]
+    assert train.main(["--data", str(tmp_path / "pack"), "--out", str(tmp_path / "run1"),
+                       *common]) == 0
+    first, first_vocab, _ = load_weights(tmp_path / "run1")
+    # The corpus step gained a token since: the second run's pack says so in its vocab.txt.
+    grown = [*first_vocab, "\\newtoken"]
+    shutil.copytree(tmp_path / "pack", tmp_path / "pack2")
+    (tmp_path / "pack2" / "vocab.txt").write_text("\n".join(grown) + "\n", encoding="utf-8")
+    assert train.main(["--data", str(tmp_path / "pack2"), "--out", str(tmp_path / "run2"),
+                       "--init", str(tmp_path / "run1"), *common[:1], "0", *common[2:]]) == 0
+    second, second_vocab, _ = load_weights(tmp_path / "run2")
+    assert second_vocab == grown
+    theirs, mine = first.state_dict(), second.state_dict()
+    assert mine["embed.weight"].shape[0] == len(grown)
+    assert torch.equal(mine["embed.weight"][:len(first_vocab)], theirs["embed.weight"])
+    for name, tensor in theirs.items():
+        if name != "embed.weight":
+            assert torch.equal(mine[name], tensor), name

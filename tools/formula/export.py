@@ -26,26 +26,10 @@ import numpy as np
 import onnx
 import torch
 
-from tools.formula.model import HEIGHT, Config, DecoderStep, EncoderExport, FormulaModel
+from tools.formula.model import HEIGHT, DecoderStep, EncoderExport, FormulaModel, load_weights
 
 ROOT = Path(__file__).resolve().parents[2]
 OPSET = 17
-
-
-def load_weights(path: Path) -> tuple[FormulaModel, list[str], dict]:
-    """Reads ``weights-ema-{0,1}.pt`` (or a single ``weights-ema.pt``) from a run folder."""
-    parts = sorted(path.glob("weights-ema-*.pt")) if path.is_dir() else [path]
-    state: dict = {}
-    meta: dict = {}
-    for part in parts:
-        blob = torch.load(part, map_location="cpu")
-        state.update(blob["weights"])
-        meta = {k: v for k, v in blob.items() if k != "weights"}
-    cfg = Config(**{**meta["config"], "channels": tuple(meta["config"]["channels"])})
-    model = FormulaModel(cfg)
-    model.load_state_dict({k: v.float() if v.is_floating_point() else v
-                           for k, v in state.items()})
-    return model.eval(), meta["vocab"], meta
 
 
 def export(model: FormulaModel, out: Path) -> tuple[Path, Path]:

@@ -12,7 +12,8 @@ ONNX export.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
@@ -222,3 +223,42 @@ class DecoderStep(nn.Module):
             present += [k, v]
             x = layer(x, k, v, cross[2 * i], cross[2 * i + 1], causal=False)
         return (m.logits(x)[:, -1], *present)
+
+
+def load_weights(path: Path) -> tuple[FormulaModel, list[str], dict]:
+    """Reads ``weights-ema-{0,1}.pt`` (or a single ``weights-ema.pt``) from a run folder."""
+    parts = sorted(path.glob("weights-ema-*.pt")) if path.is_dir() else [path]
+    state: dict = {}
+    meta: dict = {}
+    for part in parts:
+        blob = torch.load(part, map_location="cpu")
+        state.update(blob["weights"])
+        meta = {k: v for k, v in blob.items() if k != "weights"}
+    cfg = Config(**{**meta["config"], "channels": tuple(meta["config"]["channels"])})
+    model = FormulaModel(cfg)
+    model.load_state_dict({k: v.float() if v.is_floating_point() else v
+                           for k, v in state.items()})
+    return model.eval(), meta["vocab"], meta
+
+
+def carry_weights(model: FormulaModel, vocab: list[str], source: FormulaModel,
+                  source_vocab: list[str]) -> int:
+    """Starts `model` from a trained `source` of the same shape: every tensor is copied, and the
+    token embedding row by row for the tokens both vocabularies hold (a new token keeps its
+    random start). Returns how many tokens were carried over."""
+    own = model.state_dict()
+    theirs = source.state_dict()
+    for name, tensor in theirs.items():
+        if name != "embed.weight":
+            own[name].copy_(tensor)
+    rows = {token: i for i, token in enumerate(source_vocab)}
+    carried = [(i, rows[token]) for i, token in enumerate(vocab) if token in rows]
+    for mine, their in carried:
+        own["embed.weight"][mine] = theirs["embed.weight"][their]
+    model.load_state_dict(own)
+    return len(carried)
+
+
+def config_like(source: FormulaModel, vocab: list[str]) -> Config:
+    """The source model's configuration for a vocabulary of this size."""
+    return replace(source.cfg, vocab=len(vocab))

@@ -1,7 +1,8 @@
 """Trains the formula recogniser on a packed render set, for a fixed wall-clock budget.
 
     python -m tools.formula.train --data build/formula/pack --out build/formula/run1 \
-        --minutes 60 [--resume build/formula/run1/last.pt] [--val build/formula/pack-val]
+        --minutes 60 [--resume build/formula/run1/last.pt | --init build/formula/run-h200] \
+        [--val build/formula/pack-val]
 
 All images live on the training device as uint8 tensors bucketed by width; every batch is
 augmented there (resampling to low resolution, small rotation/shear/scale, stroke thickening and
@@ -30,7 +31,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.formula.model import HEIGHT, MAX_WIDTH, WIDTH_STEP, Config, FormulaModel
+from tools.formula.model import (HEIGHT, MAX_WIDTH, WIDTH_STEP, Config, FormulaModel,
+                                 carry_weights, config_like, load_weights)
 
 ROOT = Path(__file__).resolve().parents[2]
 VOCAB = ROOT / "resources" / "formula" / "vocab.txt"
@@ -256,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ema", type=float, default=0.998)
     parser.add_argument("--save-every", type=float, default=120)
     parser.add_argument("--resume", type=Path)
+    parser.add_argument("--init", type=Path,
+                        help="start from trained weights (a folder with weights-ema-*.pt): same "
+                             "shapes, fresh optimiser; tokens new to the vocabulary start random")
+    parser.add_argument("--cudnn-benchmark", action="store_true",
+                        help="let cuDNN time its algorithms for every new batch shape (each width "
+                             "bucket is one; off by default: short runs lost minutes to it)")
     parser.add_argument("--state-dir", type=Path, help="where last.pt goes (default: --out)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -272,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     gen = torch.Generator(device=device)
     gen.manual_seed(args.seed)
     if device.type == "cuda":
-        torch.backends.cudnn.benchmark = True
+        torch.backends.cudnn.benchmark = args.cudnn_benchmark
         torch.backends.cuda.matmul.allow_tf32 = True
         torch.backends.cudnn.allow_tf32 = True
     # The vocabulary the pack was made with; packs from before it carried one use the shipped one.
@@ -287,7 +295,16 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.monotonic() - start:.0f} s)", flush=True)
 
     cfg = Config(vocab=len(vocab))
+    source = None
+    if args.init and not (args.resume and args.resume.exists()):
+        source, source_vocab, source_meta = load_weights(args.init)
+        cfg = config_like(source, vocab)
     model = FormulaModel(cfg).to(device)
+    if source is not None:
+        carried = carry_weights(model, vocab, source.to(device), source_vocab)
+        print(f"started from {args.init} (step {source_meta.get('step')}, "
+              f"{source_meta.get('seen')} images seen): {carried} of {len(vocab)} tokens "
+              f"carried over", flush=True)
     ema = FormulaModel(cfg).to(device).eval()
     ema.load_state_dict(model.state_dict())
     decay, no_decay = [], []
@@ -325,9 +342,9 @@ def main(argv: list[str] | None = None) -> int:
     model.train()
     while True:
         elapsed = time.monotonic() - run_start
-        progress = (trained_s + elapsed) / budget if not args.resume else elapsed / budget
         if elapsed >= budget:
             break
+        progress = (trained_s + elapsed) / budget if not args.resume else elapsed / budget
         pixels, widths, tokens = train.batch(rng, args.max_batch)
         images = augment(pixels, widths, gen)
         lr = lr_at(progress, step, args.lr, args.warmup)
