@@ -95,6 +95,15 @@ def test_pack_writes_tokens_in_todays_canon(tmp_path):
     assert [tokens for _, tokens in pack.read_chunks(tmp_path / "renders")][0] == "x _ { i } ^ { 2 }"
 
 
+def test_pack_leaves_out_formulas_with_tokens_its_vocabulary_lacks(tmp_path):
+    _synthetic_renders(tmp_path / "renders", count=6)  # x + y, x - y, y + x, ...
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("<pad>\n<bos>\n<eos>\n<unk>\nx\ny\n+\n", encoding="utf-8")
+    stats = pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=1, workers=1,
+                      max_height=46, vocab=vocab)
+    assert stats["images"] == 4 and stats["unknown_tokens_dropped"] == 2
+
+
 def test_pack_respects_its_budget(tmp_path):
     _synthetic_renders(tmp_path / "renders", count=10)
     stats = pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=0, workers=1,
@@ -168,3 +177,35 @@ def test_training_can_start_from_trained_weights_with_a_grown_vocabulary(tmp_pat
     for name, tensor in theirs.items():
         if name != "embed.weight":
             assert torch.equal(mine[name], tensor), name
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs PyTorch (the optional train extra)")
+def test_the_shipped_graphs_rebuild_into_the_model_they_came_from():
+    import onnxruntime as ort
+    import torch
+
+    from tools.formula import export
+    from tools.formula.from_onnx import DECODER, ENCODER, load_onnx
+
+    folder = export.ROOT / "resources" / "formula"
+    from engine.formula_model import batch_images, prepare
+
+    images = torch.from_numpy(batch_images([prepare(img) for img in export.sample_images()]))
+    model, vocab = load_onnx(folder, images)  # checks the encoder side itself
+    assert vocab == (folder / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    # The decoder side: the first step's logits through ONNX Runtime and through the model.
+    encoder = ort.InferenceSession(str(folder / ENCODER), providers=["CPUExecutionProvider"])
+    decoder = ort.InferenceSession(str(folder / DECODER), providers=["CPUExecutionProvider"])
+    cross = encoder.run(None, {"image": images.numpy()})
+    feeds = {"token": np.ones((len(images), 1), np.int64), "step": np.array([0], np.int64)}
+    for spec in decoder.get_inputs():
+        if spec.name.startswith("past_"):
+            feeds[spec.name] = np.zeros((len(images), model.cfg.heads, 0,
+                                         model.cfg.dim // model.cfg.heads), np.float32)
+    feeds.update({spec.name: c for spec, c in zip(encoder.get_outputs(), cross)})
+    expected = decoder.run(["logits"], feeds)[0]
+    with torch.no_grad():
+        got = model(images, torch.ones(len(images), 1, dtype=torch.long))[:, 0].numpy()
+    assert np.abs(got - expected).max() < 0.05
+    assert (got.argmax(1) == expected.argmax(1)).all()

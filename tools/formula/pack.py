@@ -71,6 +71,14 @@ def pack(renders: Path, out: Path, budget_mib: float, workers: int, max_height: 
     for old in out.glob("part-*.xz"):
         old.unlink()
     items = [(png.tobytes(), toks) for png, toks in read_chunks(renders)]
+    dropped = 0
+    if vocab is not None and vocab.exists():
+        # A canon rule added since the renders can spell a formula with a token the vocabulary
+        # lacks (\operatorname{hom} -> \hom): such formulas are left out, as the corpus step
+        # leaves out formulas with rare tokens.
+        known = set(vocab.read_text(encoding="utf-8").splitlines())
+        kept = [item for item in items if all(t in known for t in item[1].split())]
+        dropped, items = len(items) - len(kept), kept
     jobs = [(i // PART, items[i:i + PART], out, max_height) for i in range(0, len(items), PART)]
     parts, total = [], 0
     with ProcessPoolExecutor(workers) as pool:
@@ -83,7 +91,7 @@ def pack(renders: Path, out: Path, budget_mib: float, workers: int, max_height: 
     (out / "index.json.xz").write_bytes(lzma.compress(json.dumps({"parts": parts}).encode()))
     total += (out / "index.json.xz").stat().st_size
     return {"images": sum(len(p["shapes"]) for p in parts), "parts": len(parts),
-            "mib": round(total / 2**20, 1)}
+            "mib": round(total / 2**20, 1), "unknown_tokens_dropped": dropped}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -259,8 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save-every", type=float, default=120)
     parser.add_argument("--resume", type=Path)
     parser.add_argument("--init", type=Path,
-                        help="start from trained weights (a folder with weights-ema-*.pt): same "
-                             "shapes, fresh optimiser; tokens new to the vocabulary start random")
+                        help="start from trained weights: a run folder (weights-ema-*.pt) or the "
+                             "exported graphs (resources/formula); fresh optimiser; tokens new to "
+                             "the vocabulary start random")
     parser.add_argument("--cudnn-benchmark", action="store_true",
                         help="let cuDNN time its algorithms for every new batch shape (each width "
                              "bucket is one; off by default: short runs lost minutes to it)")
@@ -297,14 +298,21 @@ def main(argv: list[str] | None = None) -> int:
     cfg = Config(vocab=len(vocab))
     source = None
     if args.init and not (args.resume and args.resume.exists()):
-        source, source_vocab, source_meta = load_weights(args.init)
+        if (args.init / "formula-encoder.onnx").exists():  # the shipped graphs
+            from tools.formula.from_onnx import load_onnx
+
+            pixels, widths, _ = train.batch(rng, min(64, args.max_batch or 64))
+            source, source_vocab = load_onnx(args.init, augment(pixels, widths, gen).cpu())
+            origin = "the exported graphs"
+        else:
+            source, source_vocab, meta = load_weights(args.init)
+            origin = f"step {meta.get('step')}, {meta.get('seen')} images seen"
         cfg = config_like(source, vocab)
     model = FormulaModel(cfg).to(device)
     if source is not None:
         carried = carry_weights(model, vocab, source.to(device), source_vocab)
-        print(f"started from {args.init} (step {source_meta.get('step')}, "
-              f"{source_meta.get('seen')} images seen): {carried} of {len(vocab)} tokens "
-              f"carried over", flush=True)
+        print(f"started from {args.init} ({origin}): {carried} of {len(vocab)} tokens carried "
+              f"over", flush=True)
     ema = FormulaModel(cfg).to(device).eval()
     ema.load_state_dict(model.state_dict())
     decay, no_decay = [], []
