@@ -212,3 +212,20 @@ def test_evaluator_on_real_images(formula_set_dir, tmp_path, capsys):
         assert rows["katex-ss-Cases-chrome"]["truth_compiles"] is False
     assert report["summary"][OVERALL]["n"] == 4
     assert "similarity" in capsys.readouterr().out
+
+
+def test_a_candidate_model_folder_is_scored_in_place_of_the_shipped_one(formula_set_dir, tmp_path,
+                                                                         capsys):
+    # An export's folder (here a copy of the shipped graphs) is read like the shipped model.
+    candidate = tmp_path / "candidate"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "resources" / "formula", candidate)
+    out = tmp_path / "formula.json"
+    ids = ["katex-ss-LeftRightListStyling-chrome"]
+    assert main(["--no-dev", "--no-compile", "--ids", *ids, "--model-dir", str(candidate),
+                 "--out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["model"]["id"] == f"candidate {candidate}"
+    assert report["items"][0]["exact"] is True
+    (candidate / "vocab.txt").unlink()
+    assert main(["--no-dev", "--ids", *ids, "--model-dir", str(candidate), "--out", str(out)]) == 2
+    assert "lacks vocab.txt" in capsys.readouterr().err

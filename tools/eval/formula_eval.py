@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.formula_model import FormulaReading, FormulaRecognizerModel
+from engine.formula_model import FormulaReading, FormulaRecognizerModel, load_vocabulary
 from engine.imaging import composite_on_white
 from engine.models import ModelSet
 from engine.runtime import SessionFactory
@@ -100,6 +100,18 @@ def load_recognizer(models: ModelSet | None = None) -> FormulaRecognizerModel:
     if recognizer is None:
         raise ModelUnavailable("the model manifest names no formula model")
     return recognizer
+
+
+def load_candidate(folder: Path, sessions: SessionFactory) -> FormulaRecognizerModel:
+    """A formula model not (yet) in the manifest: the two graphs and the vocabulary that
+    tools.formula.export writes, every session on the CPU."""
+    paths = [folder / name for name in ("formula-encoder.onnx", "formula-decoder.onnx", "vocab.txt")]
+    missing = [p.name for p in paths if not p.is_file()]
+    if missing:
+        raise ModelUnavailable(f"{folder} lacks {', '.join(missing)} (tools.formula.export writes them)")
+    return FormulaRecognizerModel(sessions.session("formula", paths[0], cpu_only=True),
+                                  sessions.session("formula", paths[1], cpu_only=True),
+                                  load_vocabulary(paths[2]))
 
 
 def load_crop(path: Path) -> np.ndarray:
@@ -228,6 +240,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-dev", action="store_true", help="leave the dev crops out")
     parser.add_argument("--no-compile", action="store_true", help="skip the LaTeX compile check")
     parser.add_argument("--ids", nargs="+", metavar="ID", help="only these item ids")
+    parser.add_argument("--model-dir", type=Path,
+                        help="score exported graphs from this folder instead of the shipped model "
+                             "(a training run's candidate, before it replaces resources/formula)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results JSON to write")
     return parser
 
@@ -249,7 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sessions = SessionFactory()
     models = cpu_model_set(sessions)
     try:
-        recognizer = load_recognizer(models)
+        recognizer = (load_candidate(args.model_dir, sessions) if args.model_dir
+                      else load_recognizer(models))
     except ModelUnavailable as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -275,7 +291,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "formula_set": str(args.formula_set),
         "dev_manifest": None if args.no_dev else str(args.dev_manifest),
-        "model": {"id": models.store.default_for_role("formula").id,
+        "model": {"id": (f"candidate {args.model_dir}" if args.model_dir
+                         else models.store.default_for_role("formula").id),
                   "sha256": {Path(info.model_path).name: _sha256(Path(info.model_path))
                              for info in sessions.created()}},
         "scoring": "tokens normalised by engine.latex_tokens.normalized; similarity = 1 - "
