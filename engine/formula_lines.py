@@ -18,7 +18,7 @@ import numpy as np
 
 INK = 0.3
 """A pixel of the ink map (0 paper .. 1 darkest ink) above this is ink."""
-MIN_HEIGHT_SHARE = 0.4
+MIN_HEIGHT_SHARE = 0.3
 MIN_WIDTH_SHARE = 0.4
 
 

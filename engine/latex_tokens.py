@@ -66,7 +66,7 @@ DROPPED = frozenset([
     "\\scriptstyle", "\\scriptscriptstyle", "\\limits", "\\nolimits", "\\left", "\\right",
     "\\big", "\\Big", "\\bigg", "\\Bigg", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr", "\\biggl",
     "\\biggr", "\\Biggl", "\\Biggr", "\\bigm", "\\Bigm", "\\middle", "\\nonumber", "\\notag",
-    "\\allowbreak", "\\relax", "\\strut", "\\mathstrut",
+    "\\allowbreak", "\\relax", "\\strut", "\\mathstrut", "\\ensuremath",
 ])
 
 

@@ -4,13 +4,19 @@ A page's text layer (or OCR) gives a display formula as scattered pieces: "e iπ
 integral as three lines ("b", "∫ f(x) dx = F(b) − F(a)", "a"). When no layout region covers
 them they would come out as short paragraphs of broken text. Lines that hold math signs, with
 the short pieces around them (limits, exponents, fraction parts), are grouped by proximity; a
-group becomes a formula region only if the formula model reads it confidently as math.
+group becomes a formula region only if the formula model reads it confidently as math. Groups
+are made by proximity, so two equations stacked close together can land in one; when its ink
+falls into separate lines (engine/formula_lines.py) each line is a candidate of its own.
 """
 
 from __future__ import annotations
 
 import re
 
+import numpy as np
+
+from engine.formula_lines import formula_lines
+from engine.formula_model import ink_map
 from engine.types import Box, Line
 
 MATH_SIGNS = re.compile(
@@ -71,3 +77,15 @@ def math_groups(lines: list[Line], covered: list[Box]) -> list[Box]:
             box = box.union(line.box)
         boxes.append(box)
     return boxes
+
+
+def display_lines(group: Box, crop: np.ndarray, origin: tuple[int, int]) -> list[Box]:
+    """The group's lines as page boxes (`crop` is the group's pixels, its top-left corner at
+    `origin` on the page), or the group itself when it is one line."""
+    ink = ink_map(crop)
+    lines = formula_lines(ink) if ink is not None else None
+    if lines is None:
+        return [group]
+    x, y = origin
+    return [Box(x + band.left, y + band.top, x + band.right, y + band.bottom)
+            for band in lines.bands]

@@ -12,7 +12,7 @@ import numpy as np
 from engine.document import Document
 from engine.formula import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds, pad_on_white
-from engine.math_lines import math_groups
+from engine.math_lines import display_lines, math_groups
 from engine.models import ModelSet
 from engine.options import ConvertOptions, TextMethod
 from engine.structure import Region, RegionContent, assemble_page
@@ -52,13 +52,18 @@ class PageWork:
     warnings: list[str] = field(default_factory=list)
     timings_s: dict[str, float] = field(default_factory=dict)
 
-    def crop(self, box: Box) -> np.ndarray:
+    def crop_bounds(self, box: Box) -> tuple[int, int, int, int]:
+        """The pixels `crop` takes for a box: x0, y0, x1, y1 with a small margin, on the page."""
         height, width = self.image.shape[:2]
         x0 = max(0, int(box.x0) - CROP_MARGIN_PX)
         y0 = max(0, int(box.y0) - CROP_MARGIN_PX)
         x1 = min(width, int(np.ceil(box.x1)) + CROP_MARGIN_PX)
         y1 = min(height, int(np.ceil(box.y1)) + CROP_MARGIN_PX)
-        return np.ascontiguousarray(self.image[y0:max(y1, y0 + 1), x0:max(x1, x0 + 1)])
+        return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)
+
+    def crop(self, box: Box) -> np.ndarray:
+        x0, y0, x1, y1 = self.crop_bounds(box)
+        return np.ascontiguousarray(self.image[y0:y1, x0:x1])
 
     def keep_crop(self, index: int, kind: BlockKind, box: Box) -> str:
         path = f"images/{self.image_prefix}-{kind.value}{index + 1}.png"
@@ -217,10 +222,12 @@ def _may_be_formula_image(regions: list[Region] | None, lines: list[Line]) -> bo
 
 def find_math_lines(work: PageWork, models: ModelSet) -> None:
     """Display formulas the layout model left as loose lines become formula regions, when the
-    formula model reads them confidently as math (engine/math_lines.py)."""
+    formula model reads them confidently as math (engine/math_lines.py). A group whose ink
+    falls into separate lines (two equations one above the other) is one region per line."""
     if work.regions is None or not work.lines:
         return
-    boxes = math_groups(work.lines, [r.box for r in work.regions])
+    boxes = [line for group in math_groups(work.lines, [r.box for r in work.regions])
+             for line in display_lines(group, work.crop(group), work.crop_bounds(group)[:2])]
     recognizer = models.formula_recognizer() if boxes else None
     if recognizer is None:
         return

@@ -28,6 +28,7 @@ def test_tokenize_splits_commands_symbols_and_environments():
     (r"{1 \over 2}", r"\frac { 1 } { 2 }"),
     (r"\lambda_{g'}", r"\lambda _ { g ^ { \prime } }"),
     (r"\operatorname{log} x", r"\log x"),
+    (r"\nabla \cdot \ensuremath{\mathbf{B}}", r"\nabla \cdot \mathbf { B }"),
 ])
 def test_normalized_spellings(raw, tokenised):
     assert detokenize(normalized(raw)) == tokenised

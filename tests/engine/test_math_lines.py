@@ -3,7 +3,7 @@
 import numpy as np
 
 from engine.formula import FormulaReading
-from engine.math_lines import is_math_line, is_piece, math_groups
+from engine.math_lines import display_lines, is_math_line, is_piece, math_groups
 from engine.pipeline import find_math_lines
 from engine.structure import Region, RegionContent
 from engine.types import BlockKind, Box, Line
@@ -70,6 +70,9 @@ class FakeWork:
     def crop(self, box):
         return np.zeros((int(box.y1 - box.y0), int(box.x1 - box.x0), 3), np.uint8)
 
+    def crop_bounds(self, box):
+        return int(box.x0), int(box.y0), int(box.x1), int(box.y1)
+
     def keep_crop(self, index, kind, box):
         self.kept.append(index)
 
@@ -96,3 +99,37 @@ def test_no_layout_or_no_math_costs_no_reading():
     find_math_lines(FakeWork(INTEGRAL, None), FakeModels(recognizer))
     find_math_lines(FakeWork(PROSE, []), FakeModels(recognizer))
     assert recognizer.crops == []
+
+
+def two_equations(height=120, width=200) -> np.ndarray:
+    """White crop with two dark lines of ink, 30 and 50 px high (the second has a fraction)."""
+    crop = np.full((height, width, 3), 255, np.uint8)
+    crop[10:40, 20:170] = 0
+    crop[60:110, 5:195] = 0
+    return crop
+
+
+def test_a_group_of_two_stacked_equations_is_two_lines_on_the_page():
+    group = Box(1433.0, 1077.0, 1648.0, 1250.0)
+    boxes = display_lines(group, two_equations(), origin=(1429, 1073))
+    assert boxes == [Box(1449, 1083, 1599, 1113), Box(1434, 1133, 1624, 1183)]
+
+
+def test_a_group_of_one_line_stays_whole():
+    crop = np.full((60, 200, 3), 255, np.uint8)
+    crop[10:50, 10:190] = 0
+    group = Box(0.0, 0.0, 200.0, 60.0)
+    assert display_lines(group, crop, origin=(0, 0)) == [group]
+    assert display_lines(group, np.full((60, 200, 3), 255, np.uint8), origin=(0, 0)) == [group]
+
+
+def test_two_stacked_equations_become_two_formula_regions():
+    class TwoLineWork(FakeWork):
+        def crop(self, box):
+            return two_equations(int(box.y1 - box.y0), int(box.x1 - box.x0))
+
+    work = TwoLineWork(INTEGRAL, [])
+    recognizer = FakeRecognizer(FormulaReading("x = 1", 0.95, 3))
+    find_math_lines(work, FakeModels(recognizer))
+    assert [r.kind for r in work.regions] == [BlockKind.FORMULA, BlockKind.FORMULA]
+    assert work.regions[0].box.y1 <= work.regions[1].box.y0
