@@ -73,7 +73,9 @@ formula-corpus: $(STAMP)
 formula-renders: formula-corpus
 	$(BIN)/python -m tools.formula.render --count 130000
 	$(BIN)/python -m tools.formula.render --count 1024 --split val --seed 7 --out $(FORMULA)/renders-val
-	$(BIN)/python -m tools.formula.pack --budget-mib $(PACK_MIB)
+	$(BIN)/python -m tools.formula.render --structures 2 --seed 11 --out $(FORMULA)/renders-structures
+	$(BIN)/python -m tools.formula.pack --budget-mib $(PACK_MIB) \
+		--renders $(FORMULA)/renders-structures $(FORMULA)/renders
 	$(BIN)/python -m tools.formula.pack --renders $(FORMULA)/renders-val --out $(FORMULA)/pack-val
 
 formula-train:

@@ -104,6 +104,26 @@ def test_pack_leaves_out_formulas_with_tokens_its_vocabulary_lacks(tmp_path):
     assert stats["images"] == 4 and stats["unknown_tokens_dropped"] == 2
 
 
+def test_rare_structures_are_selected_each_time_they_occur_repeated(tmp_path):
+    formulas = tmp_path / "formulas.jsonl"
+    rows = [{"source": "a", "latex": f, "tokens": f.split(), "split": split}
+            for f, split in [("\\binom { n } { k }", "train"), ("x + y", "train"),
+                             ("\\begin{cases} a \\\\ b \\end{cases}", "train"),
+                             ("\\binom { a } { b }", "val")]]
+    formulas.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    picked = render.select_structures(formulas, repeats=3, seed=0)
+    assert sorted(r["latex"] for r in picked) == sorted(
+        ["\\binom { n } { k }"] * 3 + ["\\begin{cases} a \\\\ b \\end{cases}"] * 3)
+
+
+def test_several_render_folders_pack_in_order(tmp_path):
+    _synthetic_renders(tmp_path / "first", count=5)
+    _synthetic_renders(tmp_path / "second", count=7)
+    stats = pack.pack([tmp_path / "first", tmp_path / "second"], tmp_path / "pack", budget_mib=1,
+                      workers=1, max_height=46)
+    assert stats["images"] == 12
+
+
 def test_pack_respects_its_budget(tmp_path):
     _synthetic_renders(tmp_path / "renders", count=10)
     stats = pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=0, workers=1,

@@ -1,6 +1,7 @@
 """Packs rendered chunks into a compact training set that fits a size budget.
 
-    python -m tools.formula.pack [--renders build/formula/renders] [--out build/formula/pack]
+    python -m tools.formula.pack [--renders build/formula/renders-structures build/formula/renders]
+                                 [--out build/formula/pack]
                                  [--budget-mib 40]
 
 Renders taller than ``--max-height`` are scaled down (the model sees 64 px high inputs either
@@ -63,14 +64,17 @@ def _pack_part(args: tuple[int, list[tuple[bytes, str]], Path, int]) -> dict:
             "bytes": path.stat().st_size}
 
 
-def pack(renders: Path, out: Path, budget_mib: float, workers: int, max_height: int,
+def pack(renders: Path | list[Path], out: Path, budget_mib: float, workers: int, max_height: int,
          vocab: Path | None = None) -> dict:
+    """Packs the renders of one folder, or of several in order: when the budget runs out, what
+    comes last is left out (so a supplement of rare structures goes first)."""
     out.mkdir(parents=True, exist_ok=True)
     if vocab is not None and vocab.exists():
         shutil.copyfile(vocab, out / "vocab.txt")
     for old in out.glob("part-*.xz"):
         old.unlink()
-    items = [(png.tobytes(), toks) for png, toks in read_chunks(renders)]
+    folders = [renders] if isinstance(renders, Path) else list(renders)
+    items = [(png.tobytes(), toks) for folder in folders for png, toks in read_chunks(folder)]
     dropped = 0
     if vocab is not None and vocab.exists():
         # A canon rule added since the renders can spell a formula with a token the vocabulary
@@ -96,7 +100,8 @@ def pack(renders: Path, out: Path, budget_mib: float, workers: int, max_height: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--renders", type=Path, default=DEFAULT_OUT / "renders")
+    parser.add_argument("--renders", type=Path, nargs="+", default=[DEFAULT_OUT / "renders"],
+                        help="render folders, packed in this order until the budget is spent")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT / "pack")
     # What travels to a training machine is at most 64 MiB with the repository (about 22 MiB
     # since the shipped graphs are in it) and the validation pack: 40 MiB leaves a margin.
