@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.formula import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
 from engine.formula_lines import formula_lines
-from engine.latex_tokens import detokenize, normalize
+from engine.latex_tokens import detokenize, normalize, tokenize
 
 HEIGHT = 64
 WIDTH_STEP = 32
@@ -125,8 +125,8 @@ def stack_lines(lines: list[FormulaReading | None], align: str) -> FormulaReadin
         return None
     tokens = sum(line.tokens for line in lines)
     body = " \\\\ ".join(line.latex for line in lines)
-    return FormulaReading(f"\\begin{{array}}{{{align}}} {body} \\end{{array}}",
-                          sum(line.confidence * line.tokens for line in lines) / tokens,
+    latex = detokenize(normalize(tokenize(f"\\begin{{array}}{{{align}}} {body} \\end{{array}}")))
+    return FormulaReading(latex, sum(line.confidence * line.tokens for line in lines) / tokens,
                           tokens, truncated=any(line.truncated for line in lines))
 
 

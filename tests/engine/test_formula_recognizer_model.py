@@ -88,7 +88,7 @@ def test_a_formula_of_two_lines_is_read_line_by_line(recognizer, eval_items):
     # A two-line array from im2latex: read whole (16 px per line) it scored 0.67.
     item_id = "im2latex-smallocr-645"
     reading = recognizer.read(eval_crops(eval_items, [item_id]))[0]
-    assert reading.latex.startswith("\\begin{array}{l} ") and reading.latex.count("\\\\") == 1
+    assert reading.latex.startswith("\\begin{array} { l } ") and reading.latex.count("\\\\") == 1
     truth = normalized(eval_items[item_id]["truth"])
     assert similarity(normalized(reading.latex), truth) > 0.8
 
