@@ -98,7 +98,7 @@ def test_a_large_crop_is_drawn_as_training_saw_it():
     # 4x crop of a formula must not reach the model with edges sharper than the formula at that
     # height (brought straight down to 64 px, its steepest step is 0.50 against 0.42).
     rng = np.random.default_rng(0)
-    small = np.zeros((40, 180), np.float32)  # 40 px of ink + 2 x 8% padding = 46 px
+    small = np.zeros((44, 180), np.float32)  # 44 px of ink + 2 x 3% padding = 46 px
     small[[0, -1], 2:8] = 1.0
     for _ in range(25):
         y, x = rng.integers(2, small.shape[0] - 8), rng.integers(2, small.shape[1] - 10)
