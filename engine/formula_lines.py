@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.types import Box
+
 INK = 0.3
 """A pixel of the ink map (0 paper .. 1 darkest ink) above this is ink."""
 MIN_HEIGHT_SHARE = 0.3
@@ -23,32 +25,15 @@ MIN_WIDTH_SHARE = 0.4
 
 
 @dataclass(frozen=True)
-class Band:
-    top: int
-    bottom: int
-    """One past the last row."""
-    left: int
-    right: int
-    """One past the last column."""
-
-    @property
-    def height(self) -> int:
-        return self.bottom - self.top
-
-    def joined(self, other: Band) -> Band:
-        return Band(min(self.top, other.top), max(self.bottom, other.bottom),
-                    min(self.left, other.left), max(self.right, other.right))
-
-
-@dataclass(frozen=True)
 class FormulaLines:
-    bands: list[Band]
-    """Top to bottom, in the coordinates of the ink map they were found in."""
+    bands: list[Box]
+    """Top to bottom, in the pixel coordinates (whole rows and columns) of the ink map they were
+    found in."""
     align: str
     """The array column spec that lines them up as drawn: "l", "c" or "r"."""
 
 
-def ink_bands(ink: np.ndarray) -> list[Band]:
+def ink_bands(ink: np.ndarray) -> list[Box]:
     """Runs of rows holding ink, each with the columns its ink spans."""
     rows = ink.max(axis=1) > INK
     bands = []
@@ -58,27 +43,27 @@ def ink_bands(ink: np.ndarray) -> list[Band]:
             top = y
         elif not inked and top is not None:
             cols = np.flatnonzero(ink[top:y].max(axis=0) > INK)
-            bands.append(Band(top, y, int(cols[0]), int(cols[-1]) + 1))
+            bands.append(Box(int(cols[0]), top, int(cols[-1]) + 1, y))
             top = None
     return bands
 
 
-def _merge_non_lines(bands: list[Band], width: int) -> list[Band]:
+def _merge_non_lines(bands: list[Box], width: int) -> list[Box]:
     bands = list(bands)
     while len(bands) > 1:
         tallest = max(b.height for b in bands)
         weak = next((i for i, b in enumerate(bands)
                      if b.height < MIN_HEIGHT_SHARE * tallest
-                     or b.right - b.left < MIN_WIDTH_SHARE * width), None)
+                     or b.width < MIN_WIDTH_SHARE * width), None)
         if weak is None:
             break
         band = bands[weak]
         neighbours = []
         if weak > 0:
-            neighbours.append((band.top - bands[weak - 1].bottom, weak - 1))
+            neighbours.append((band.y0 - bands[weak - 1].y1, weak - 1))
         if weak + 1 < len(bands):
-            neighbours.append((bands[weak + 1].top - band.bottom, weak + 1))
-        if band.right - band.left >= MIN_WIDTH_SHARE * width:
+            neighbours.append((bands[weak + 1].y0 - band.y1, weak + 1))
+        if band.width >= MIN_WIDTH_SHARE * width:
             # Low but wide: a fraction bar, an overline or a brace binds what is above and below.
             group = [weak, *(index for _, index in neighbours)]
         else:
@@ -86,18 +71,18 @@ def _merge_non_lines(bands: list[Band], width: int) -> list[Band]:
         first, last = min(group), max(group)
         joined = bands[first]
         for other in bands[first + 1:last + 1]:
-            joined = joined.joined(other)
+            joined = joined.union(other)
         bands[first:last + 1] = [joined]
     return bands
 
 
-def _alignment(bands: list[Band], width: int) -> str:
+def _alignment(bands: list[Box], width: int) -> str:
     """The edge (or centre) the lines agree on best."""
     def spread(values: list[float]) -> float:
         return (max(values) - min(values)) / max(1, width)
-    return min([(spread([b.left for b in bands]), "l"),
-                (spread([(b.left + b.right) / 2 for b in bands]), "c"),
-                (spread([b.right for b in bands]), "r")])[1]
+    return min([(spread([b.x0 for b in bands]), "l"),
+                (spread([b.center_x for b in bands]), "c"),
+                (spread([b.x1 for b in bands]), "r")])[1]
 
 
 def formula_lines(ink: np.ndarray) -> FormulaLines | None:
@@ -105,7 +90,7 @@ def formula_lines(ink: np.ndarray) -> FormulaLines | None:
     bands = ink_bands(ink)
     if len(bands) < 2:
         return None
-    width = max(b.right for b in bands) - min(b.left for b in bands)
+    width = max(b.x1 for b in bands) - min(b.x0 for b in bands)
     lines = _merge_non_lines(bands, width)
     if len(lines) < 2:
         return None

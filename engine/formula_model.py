@@ -167,7 +167,7 @@ class FormulaRecognizerModel:
         readings = self._read_images([None if ink is None else fit(ink) for ink in inks])
         split = {i: lines for i, ink in enumerate(inks)
                  if ink is not None and (lines := formula_lines(ink)) is not None}
-        line_images = [fit(inks[i][band.top:band.bottom]) for i, lines in split.items()
+        line_images = [fit(inks[i][band.y0:band.y1]) for i, lines in split.items()
                        for band in lines.bands]
         line_readings = iter(self._read_images(line_images))
         for i, lines in split.items():

@@ -87,5 +87,4 @@ def display_lines(group: Box, crop: np.ndarray, origin: tuple[int, int]) -> list
     if lines is None:
         return [group]
     x, y = origin
-    return [Box(x + band.left, y + band.top, x + band.right, y + band.bottom)
-            for band in lines.bands]
+    return [Box(x + band.x0, y + band.y0, x + band.x1, y + band.y1) for band in lines.bands]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.formula_lines import Band, formula_lines, ink_bands
+from engine.formula_lines import formula_lines, ink_bands
+from engine.types import Box
 
 
 def ink_with(*boxes: tuple[int, int, int, int], shape=(120, 400)) -> np.ndarray:
@@ -18,14 +19,14 @@ def ink_with(*boxes: tuple[int, int, int, int], shape=(120, 400)) -> np.ndarray:
 
 def test_bands_are_runs_of_inked_rows_with_their_columns():
     ink = ink_with((10, 30, 5, 300), (40, 62, 20, 390))
-    assert ink_bands(ink) == [Band(10, 30, 5, 300), Band(40, 62, 20, 390)]
+    assert ink_bands(ink) == [Box(5, 10, 300, 30), Box(20, 40, 390, 62)]
 
 
 def test_three_left_aligned_lines_are_lines():
     ink = ink_with((5, 30, 10, 390), (40, 65, 10, 320), (75, 100, 10, 250))
     lines = formula_lines(ink)
     assert lines is not None
-    assert [(b.top, b.bottom) for b in lines.bands] == [(5, 30), (40, 65), (75, 100)]
+    assert [(b.y0, b.y1) for b in lines.bands] == [(5, 30), (40, 65), (75, 100)]
     assert lines.align == "l"
 
 
@@ -57,7 +58,7 @@ def test_an_overline_on_the_first_of_two_lines_stays_on_it():
     ink = ink_with((2, 4, 10, 300), (8, 35, 10, 390), (45, 72, 10, 390))
     lines = formula_lines(ink)
     assert lines is not None
-    assert [(b.top, b.bottom) for b in lines.bands] == [(2, 35), (45, 72)]
+    assert [(b.y0, b.y1) for b in lines.bands] == [(2, 35), (45, 72)]
 
 
 def test_a_short_low_line_is_not_a_line_of_its_own():
