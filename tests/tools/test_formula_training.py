@@ -55,12 +55,12 @@ def test_source_weights_shape_the_selection(tmp_path):
     assert abs(share - want) < 0.02
 
 
-def _synthetic_renders(folder, count=24):
+def _synthetic_renders(folder, count=24, texts=("x+y", "x-y", "y+x")):
     """Chunk files as render.py writes them, from drawn text (no TeX needed)."""
     folder.mkdir(parents=True)
     blobs, items, offset = [], [], 0
     for i in range(count):
-        text = ["x+y", "x-y", "y+x"][i % 3]
+        text = texts[i % len(texts)]
         img = np.full((40, 90), 255, np.uint8)
         cv2.putText(img, text, (4, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 0, 2)
         png = cv2.imencode(".png", img)[1].tobytes()
@@ -229,3 +229,53 @@ def test_the_shipped_graphs_rebuild_into_the_model_they_came_from():
         got = model(images, torch.ones(len(images), 1, dtype=torch.long))[:, 0].numpy()
     assert np.abs(got - expected).max() < 0.05
     assert (got.argmax(1) == expected.argmax(1)).all()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs PyTorch (the optional train extra)")
+def test_fine_tuning_keeps_the_backbone_and_trains_the_rest(tmp_path):
+    import torch
+
+    from tools.formula import train
+    from tools.formula.model import load_weights
+
+    _synthetic_renders(tmp_path / "renders")
+    pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=1, workers=1, max_height=46)
+    common = ["--max-batch", "4", "--workers", "1", "--device", "cpu"]
+    assert train.main(["--data", str(tmp_path / "pack"), "--out", str(tmp_path / "run1"),
+                       "--minutes", "0", *common]) == 0
+    assert train.main(["--data", str(tmp_path / "pack"), "--out", str(tmp_path / "run2"),
+                       "--init", str(tmp_path / "run1"), "--minutes", "0.05", "--warmup", "1",
+                       "--lr", "1e-2", "--ema", "0", "--freeze-backbone", "--dropout", "0",
+                       "--cpu-bf16", *common]) == 0
+    before, _, _ = load_weights(tmp_path / "run1")
+    after, _, meta = load_weights(tmp_path / "run2")
+    assert meta["config"]["dropout"] == 0
+    old, new = before.state_dict(), after.state_dict()
+    backbone = [name for name in old if name.startswith("backbone.")]
+    assert any(name.endswith("running_mean") for name in backbone)
+    for name in backbone:  # weights and batch-norm statistics alike
+        assert torch.equal(old[name], new[name]), name
+    changed = [name for name in old if not name.startswith("backbone.")
+               and not torch.equal(old[name], new[name])]
+    assert any(name.startswith("decoder.") for name in changed)
+    assert any(name.startswith("encoder.") for name in changed)
+
+
+@pytest.mark.skipif(not HAS_TORCH, reason="training needs PyTorch (the optional train extra)")
+def test_a_batch_holds_formulas_of_similar_length(tmp_path):
+    import torch
+
+    from tools.formula import train
+
+    texts = ["x", "x+y", "x+y+z", "x+y+z+w+v", "x+y+z+w+v+u+t"]
+    _synthetic_renders(tmp_path / "renders", count=60, texts=texts)
+    pack.pack(tmp_path / "renders", tmp_path / "pack", budget_mib=1, workers=1, max_height=46)
+    buckets = train.Buckets(tmp_path / "pack", train.load_vocab(), torch.device("cpu"), 1)
+    assert len(buckets.buckets) == 1
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        _, _, tokens = buckets.batch(rng, limit=8)
+        lengths = (tokens != train.PAD).sum(1).tolist()
+        # 12 formulas of each length: a window of 8 spans at most two neighbouring lengths.
+        assert max(lengths) - min(lengths) <= 4, lengths

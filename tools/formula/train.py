@@ -25,6 +25,7 @@ import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -86,6 +87,9 @@ class Buckets:
             groups.setdefault(width, []).append(i)
         self.buckets = []
         for width, members in sorted(groups.items()):
+            # A batch is a window of similar lengths; ties are scrambled so that renders of one
+            # formula do not sit side by side.
+            members.sort(key=lambda i: (len(labels[i]), (i * 2654435761) % 2 ** 32))
             pixels = np.zeros((len(members), HEIGHT, width), np.uint8)
             longest = max(len(labels[i]) for i in members) + 2
             tokens = np.zeros((len(members), longest), np.int64)
@@ -109,7 +113,11 @@ class Buckets:
         size = max(8, min(1024, PIXELS_PER_BATCH // (HEIGHT * b["width"])))
         if limit:
             size = min(size, limit)
-        rows = rng.integers(0, len(b["tokens"]), size)
+        count = len(b["tokens"])
+        if count > size:  # consecutive rows: similar lengths, so little padding to compute on
+            rows = rng.integers(0, count - size + 1) + np.arange(size)
+        else:
+            rows = rng.integers(0, count, size)
         length = int(b["lengths"][rows].max())  # on the host: no device round trip per step
         idx = torch.from_numpy(rows).to(b["tokens"].device)
         return b["pixels"][idx], b["widths"][idx], b["tokens"][idx, :length]
@@ -269,7 +277,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
-    parser.add_argument("--max-batch", type=int, default=None, help="cap (CPU smoke runs)")
+    parser.add_argument("--max-batch", type=int, default=None, help="cap (CPU runs)")
+    parser.add_argument("--freeze-backbone", action="store_true",
+                        help="keep the convolutional backbone as it is (eval-mode batch norms, no "
+                             "gradients) and train the transformer layers only: fine-tuning on a "
+                             "CPU, where the backbone's backward pass is the largest cost")
+    parser.add_argument("--dropout", type=float, default=None,
+                        help="override the model's dropout (fine-tuning runs use 0)")
+    parser.add_argument("--cpu-bf16", action="store_true",
+                        help="bfloat16 autocast on the CPU too (CPUs with AVX512-BF16 or AMX)")
     parser.add_argument("--val-batches", type=int, default=8)
     args = parser.parse_args(argv)
 
@@ -308,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
             source, source_vocab, meta = load_weights(args.init)
             origin = f"step {meta.get('step')}, {meta.get('seen')} images seen"
         cfg = config_like(source, vocab)
+    if args.dropout is not None:
+        cfg = replace(cfg, dropout=args.dropout)
     model = FormulaModel(cfg).to(device)
     if source is not None:
         carried = carry_weights(model, vocab, source.to(device), source_vocab)
@@ -315,8 +333,12 @@ def main(argv: list[str] | None = None) -> int:
               f"over", flush=True)
     ema = FormulaModel(cfg).to(device).eval()
     ema.load_state_dict(model.state_dict())
+    if args.freeze_backbone:
+        model.backbone.requires_grad_(False)
     decay, no_decay = [], []
     for name, p in model.named_parameters():
+        if not p.requires_grad:
+            continue
         (no_decay if p.ndim < 2 or "norm" in name or "bn" in name else decay).append(p)
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05},
                              {"params": no_decay, "weight_decay": 0.0}],
@@ -333,6 +355,7 @@ def main(argv: list[str] | None = None) -> int:
     run_start = time.monotonic()
     last_save = run_start
     params, ema_params = list(model.parameters()), list(ema.parameters())
+    autocast = device.type == "cuda" or args.cpu_bf16
 
     def save(final: bool = False) -> None:
         _atomic_save({"model": model.state_dict(), "ema": ema.state_dict(),
@@ -348,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
                          args.out / f"weights-ema-{part}.pt")
 
     model.train()
+    if args.freeze_backbone:
+        model.backbone.eval()  # batch norms keep the statistics they were trained with
     while True:
         elapsed = time.monotonic() - run_start
         if elapsed >= budget:
@@ -358,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
         lr = lr_at(progress, step, args.lr, args.warmup)
         for group in opt.param_groups:
             group["lr"] = lr
-        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda"):
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=autocast):
             logits = model(images, tokens[:, :-1])
         loss = F.cross_entropy(logits.float().reshape(-1, logits.shape[-1]),
                                tokens[:, 1:].reshape(-1), ignore_index=PAD,
