@@ -229,3 +229,28 @@ def test_a_candidate_model_folder_is_scored_in_place_of_the_shipped_one(formula_
     (candidate / "vocab.txt").unlink()
     assert main(["--no-dev", "--ids", *ids, "--model-dir", str(candidate), "--out", str(out)]) == 2
     assert "lacks vocab.txt" in capsys.readouterr().err
+
+
+def test_held_out_renders_are_scored_from_their_chunk_files(formula_set_dir, tmp_path, capsys):
+    # A chunk as tools.formula.render writes it, made of two formula-set images read exactly.
+    records = {r["id"]: r for r in json.loads((formula_set_dir / "manifest.json").read_text())}
+    renders = tmp_path / "renders-val"
+    renders.mkdir()
+    blobs, items, offset = [], [], 0
+    for item_id in ["im2latex-smallocr-195", "katex-ss-LeftRightListStyling-chrome"]:
+        png = (formula_set_dir / records[item_id]["input"]).read_bytes()
+        items.append({"offset": offset, "size": len(png), "tokens": records[item_id]["truth"]})
+        blobs.append(png)
+        offset += len(png)
+    (renders / "chunk-00000.bin").write_bytes(b"".join(blobs))
+    (renders / "chunk-00000.json").write_text(json.dumps({"setup": {}, "items": items}))
+    out = tmp_path / "renders.json"
+    assert main(["--renders", str(renders), "--no-compile", "--out", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert [row["id"] for row in report["items"]] == ["chunk-00000/0", "chunk-00000/1"]
+    assert all(row["group"] == "renders" and row["exact"] for row in report["items"])
+    assert report["summary"][OVERALL]["n"] == 2 and DEV_GROUP not in report["summary"]
+    # A chunk cut short: the evaluator says which file, instead of scoring a blank image.
+    (renders / "chunk-00000.bin").write_bytes(b"".join(blobs)[:-100])
+    assert main(["--renders", str(renders), "--no-compile", "--out", str(out)]) == 2
+    assert "chunk-00000.bin at" in capsys.readouterr().err

@@ -40,6 +40,7 @@ DEFAULT_OUT = REPO_ROOT / "build" / "eval" / "formula.json"
 # The formula set's `group` field starts with one of these; the report uses the short name.
 SET_GROUPS = {"im2latex-100k": "im2latex", "KaTeX screenshotter": "katex"}
 DEV_GROUP = "dev_crops"
+RENDER_GROUP = "renders"
 OVERALL = "overall"
 """The whole formula set (im2latex + katex); the dev crops are reported beside it, not in it."""
 
@@ -51,6 +52,8 @@ class FormulaItem:
     image_path: Path
     truth: str
     multiline: bool
+    span: tuple[int, int] | None = None
+    """(offset, size) of a PNG inside `image_path` (a training render chunk); None: a whole file."""
 
 
 def is_multiline(latex: str) -> bool:
@@ -74,6 +77,21 @@ def load_formula_set(folder: Path) -> list[FormulaItem]:
                     multiline=bool(r["multiline"]))
         for r in records
     ]
+
+
+def load_render_set(folder: Path) -> list[FormulaItem]:
+    """Held-out training renders (tools.formula.render --split val): chunk files of PNGs with
+    their tokens. The clean check for choosing between trained models, since the formula set is
+    the test; they are our own typesetting, so they say nothing about real crops."""
+    items: list[FormulaItem] = []
+    for index in sorted(folder.glob("chunk-*.json")):
+        chunk = index.with_suffix(".bin")
+        for n, record in enumerate(json.loads(index.read_text(encoding="utf-8"))["items"]):
+            items.append(FormulaItem(id=f"{index.stem}/{n}", group=RENDER_GROUP, image_path=chunk,
+                                     truth=record["tokens"],
+                                     multiline=is_multiline(record["tokens"]),
+                                     span=(record["offset"], record["size"])))
+    return items
 
 
 def load_dev_crops(manifest: Path) -> list[FormulaItem]:
@@ -114,11 +132,18 @@ def load_candidate(folder: Path, sessions: SessionFactory) -> FormulaRecognizerM
                                   load_vocabulary(paths[2]))
 
 
-def load_crop(path: Path) -> np.ndarray:
-    """An image file as the engine hands crops over: RGB (or grey), alpha laid on white."""
-    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+def load_crop(path: Path, span: tuple[int, int] | None = None) -> np.ndarray:
+    """An image file (or the PNG at `span` inside one) as the engine hands crops over: RGB (or
+    grey), alpha laid on white."""
+    if span is None:
+        image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    else:
+        with path.open("rb") as blob:
+            blob.seek(span[0])
+            data = np.frombuffer(blob.read(span[1]), np.uint8)
+        image = cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if len(data) == span[1] else None
     if image is None:
-        raise ValueError(f"{path} is not a readable image")
+        raise ValueError(f"{path}{f' at {span[0]}' if span else ''} is not a readable image")
     if image.ndim == 3 and image.shape[2] == 4:
         image = composite_on_white(image)
     if image.ndim == 3:
@@ -240,6 +265,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-dev", action="store_true", help="leave the dev crops out")
     parser.add_argument("--no-compile", action="store_true", help="skip the LaTeX compile check")
     parser.add_argument("--ids", nargs="+", metavar="ID", help="only these item ids")
+    parser.add_argument("--renders", type=Path, metavar="FOLDER",
+                        help="score held-out training renders (build/formula/renders-val) instead "
+                             "of the formula set and the dev crops: the set for choosing between "
+                             "candidates")
+    parser.add_argument("--limit", type=int, help="only the first N items")
     parser.add_argument("--model-dir", type=Path,
                         help="score exported graphs from this folder instead of the shipped model "
                              "(a training run's candidate, before it replaces resources/formula)")
@@ -249,14 +279,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if not (args.formula_set / "manifest.json").is_file():
+    if args.renders:
+        items = load_render_set(args.renders)
+    elif not (args.formula_set / "manifest.json").is_file():
         print(f"error: no formula set at {args.formula_set} (manifest.json)", file=sys.stderr)
         return 2
-    items = load_formula_set(args.formula_set)
-    if not args.no_dev and args.dev_manifest.is_file():
-        items += load_dev_crops(args.dev_manifest)
+    else:
+        items = load_formula_set(args.formula_set)
+        if not args.no_dev and args.dev_manifest.is_file():
+            items += load_dev_crops(args.dev_manifest)
     if args.ids:
         items = [item for item in items if item.id in args.ids]
+    items = items[:args.limit]
     if not items:
         print("error: no formula item to evaluate", file=sys.stderr)
         return 2
@@ -269,7 +303,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModelUnavailable as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    crops = [load_crop(item.image_path) for item in items]
+    try:
+        crops = [load_crop(item.image_path, item.span) for item in items]
+    except (OSError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     print(f"recognising {len(items)} formula images on the CPU ({sessions.threads} threads)...")
     started = time.perf_counter()
     readings = recognizer.read(crops)
@@ -289,8 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     report = {
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "formula_set": str(args.formula_set),
-        "dev_manifest": None if args.no_dev else str(args.dev_manifest),
+        "formula_set": str(args.renders or args.formula_set),
+        "dev_manifest": None if args.no_dev or args.renders else str(args.dev_manifest),
         "model": {"id": (f"candidate {args.model_dir}" if args.model_dir
                          else models.store.default_for_role("formula").id),
                   "sha256": {Path(info.model_path).name: _sha256(Path(info.model_path))
