@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.paperlens-installed
 
 .PHONY: run test test-fast eval bench peers sysdeps models installers clean \
-	formula-sysdeps formula-deps formula-corpus formula-renders formula-train formula-export
+	formula-sysdeps formula-deps formula-corpus formula-renders formula-train formula-finetune formula-export
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,12 @@ formula-renders: formula-corpus
 formula-train:
 	$(BIN)/python -m tools.formula.train --data $(FORMULA)/pack --val $(FORMULA)/pack-val \
 		--out $(FORMULA)/run --minutes $(MINUTES) $(if $(INIT),--init $(INIT))
+
+# Fine-tuning the shipped model on this machine's CPU (tools/formula/README.md, "On a CPU").
+formula-finetune:
+	$(BIN)/python -m tools.formula.train --data $(FORMULA)/pack --val $(FORMULA)/pack-val \
+		--out $(FORMULA)/run --minutes $(MINUTES) --init resources/formula --lr 1.5e-4 \
+		--warmup 100 --max-batch 32 --freeze-backbone --dropout 0 --cpu-bf16 --save-every 300
 
 formula-export:
 	$(BIN)/python -m tools.formula.export --weights $(FORMULA)/run
