@@ -7,7 +7,10 @@
 All images live on the training device as uint8 tensors bucketed by width; every batch is
 augmented there (resampling to low resolution, small rotation/shear/scale, stroke thickening and
 thinning, blur, contrast and background changes, low-frequency texture, noise, grey-level
-quantisation), so a GPU is never starved by a CPU loader. The learning rate follows warm-up and a
+quantisation), so a GPU is never starved by a CPU loader. A batch is a window of formulas of
+similar token length within one width bucket, so little of the decoder's work is padding. On a
+CPU, ``--freeze-backbone --dropout 0 --cpu-bf16`` fine-tunes a trained model (``--init``) at 26
+images/s against 9 for the whole model (two cores, batches of 32 at 64 x 384). The learning rate follows warm-up and a
 cosine decay over the time budget; an exponential moving average of the weights is what is saved
 and exported. Every ``--save-every`` seconds the run writes ``last.pt`` (full state, resumable)
 and ``weights-ema-{0,1}.pt`` (fp16 EMA weights in two halves, with the model config and the
@@ -69,7 +72,7 @@ def _decode_part(args):
 
 
 class Buckets:
-    """Images grouped by padded width, kept on the training device."""
+    """Images grouped by padded width and sorted by token length, kept on the training device."""
 
     def __init__(self, data: Path, vocab: list[str], device: torch.device, workers: int):
         index = json.loads(lzma.decompress((data / "index.json.xz").read_bytes()))
