@@ -31,6 +31,7 @@ from settings import SettingsStore
 from tools.eval.formula_scores import latex_corpus_bleu, token_exact, token_similarity
 from tools.eval.latex_compile import CompileCheckUnavailable, check_formulas, find_compiler
 from tools.eval.manifest import load_manifest
+from tools.formula.render import read_chunk_index
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FORMULA_SET_DIR = REPO_ROOT.parent / "shared" / "eval" / "formula"
@@ -84,10 +85,9 @@ def load_render_set(folder: Path) -> list[FormulaItem]:
     their tokens. The clean check for choosing between trained models, since the formula set is
     the test; they are our own typesetting, so they say nothing about real crops."""
     items: list[FormulaItem] = []
-    for index in sorted(folder.glob("chunk-*.json")):
-        chunk = index.with_suffix(".bin")
-        for n, record in enumerate(json.loads(index.read_text(encoding="utf-8"))["items"]):
-            items.append(FormulaItem(id=f"{index.stem}/{n}", group=RENDER_GROUP, image_path=chunk,
+    for chunk, records in read_chunk_index(folder):
+        for n, record in enumerate(records):
+            items.append(FormulaItem(id=f"{chunk.stem}/{n}", group=RENDER_GROUP, image_path=chunk,
                                      truth=record["tokens"],
                                      multiline=is_multiline(record["tokens"]),
                                      span=(record["offset"], record["size"])))

@@ -29,15 +29,16 @@ import numpy as np
 from engine.formula_model import TRAINED_MAX_HEIGHT
 from engine.latex_tokens import detokenize, normalize
 from tools.formula.corpus import DEFAULT_OUT
+from tools.formula.render import read_chunk_index
 
 PART = 4096
 LEVELS = 4
 
 
 def read_chunks(renders: Path):
-    for meta in sorted(renders.glob("chunk-*.json")):
-        blob = meta.with_suffix(".bin").read_bytes()
-        for item in json.loads(meta.read_text())["items"]:
+    for chunk, items in read_chunk_index(renders):
+        blob = chunk.read_bytes()
+        for item in items:
             png = np.frombuffer(blob, np.uint8, item["size"], item["offset"])
             # Renders keep the tokens of the canon they were made with; a pack carries today's
             # (the canon may have gained a rule since: x^{a}_{b} -> x_{b}^{a}).

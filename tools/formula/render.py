@@ -157,6 +157,13 @@ def store_image(img: np.ndarray, rng: random.Random) -> np.ndarray | None:
     return (img // 17 * 17).astype(np.uint8)
 
 
+def read_chunk_index(renders: Path):
+    """Every finished chunk of a render folder, in order: its ``.bin`` path and its items
+    (``offset``, ``size`` and ``tokens`` of each PNG). Chunks without their JSON are unfinished."""
+    for meta in sorted(renders.glob("chunk-*.json")):
+        yield meta.with_suffix(".bin"), json.loads(meta.read_text(encoding="utf-8"))["items"]
+
+
 def render_chunk(args: tuple[int, list[dict], Path, int]) -> int:
     index, records, out, seed = args
     meta_path = out / f"chunk-{index:05d}.json"
