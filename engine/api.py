@@ -9,17 +9,17 @@ import time
 from pathlib import Path
 
 from engine import events
-from engine.document import open_document
-from engine.content_list import content_list
+from engine.input.document import open_document
+from engine.output.content_list import content_list
 from engine.device.selector import DeviceSelector
 from engine.errors import Cancelled, CorruptDocument, InvalidOptions, PaperlensError
-from engine.layout_overlay import LayoutOverlay
-from engine.markdown import render_markdown
-from engine.models import ModelSet
+from engine.output.overlay import LayoutOverlay
+from engine.output.markdown import render_markdown
+from engine.models.roles import ModelSet
 from engine.options import ConvertOptions
-from engine.output import OutputWriter, check_writable
-from engine.page_furniture import mark_furniture
-from engine.pipeline import PageWork, run_page
+from engine.output.writer import OutputWriter, check_writable
+from engine.structure.furniture import mark_furniture
+from engine.recipe import PageWork, run_page
 from engine.types import DocumentResult, PageResult, TextSource
 
 

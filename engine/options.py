@@ -47,7 +47,7 @@ class ConvertOptions:
     """Write <name>_layout.pdf with the regions drawn on each page."""
     formula_image: bool = False
     """Read every image input as one formula (as pix2tex does). False: an image input is read as
-    a formula only when it looks like one (engine.pipeline.recognize_formula_image)."""
+    a formula only when it looks like one (engine.recipe.recognize_formula_image)."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QSize, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QStyle, QToolBar
+from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
 
-from gui.queue_model import JobState
-
-if TYPE_CHECKING:  # pragma: no cover
-    from gui.main_window import MainWindow
-    from gui.queue_model import Job
+from gui.queue_model import Job, JobState
 
 
 class WindowActions(QObject):
-    def __init__(self, window: "MainWindow") -> None:
+    def __init__(self, window: QMainWindow) -> None:
+        """`window` is the main window: its slots (open_files, export_selected, ...) are the
+        actions' targets."""
         super().__init__(window)
         self._window = window
         style = window.style()

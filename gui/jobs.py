@@ -20,7 +20,7 @@ QUEUED = Qt.ConnectionType.QueuedConnection
 
 def expand_inputs(paths: Iterable[Path]) -> list[Path]:
     """Files as given; folders become the documents inside them (recursively, sorted)."""
-    from engine.document import SUPPORTED_SUFFIXES  # runs on a background thread
+    from engine.input.document import SUPPORTED_SUFFIXES  # runs on a background thread
 
     found: list[Path] = []
     for path in paths:

@@ -42,7 +42,7 @@ HOST_PACKAGES = (
 # folder, where it clashes with the user's own GLib; without it Qt uses its own style and the
 # XDG desktop portal for file dialogs.
 LEFT_OUT_QT_PLUGINS = ("platformthemes/libqgtk3.so",)
-BUNDLED_MODELS = "models"  # engine.model_store.BUNDLED_MODELS_DIR, beside the executables
+BUNDLED_MODELS = "models"  # engine.models.store.BUNDLED_MODELS_DIR, beside the executables
 
 
 @dataclass(frozen=True)
@@ -171,14 +171,14 @@ def fetch_models(python: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="paperlens-build-") as scratch:
         env = dict(os.environ, PAPERLENS_MODEL_DIR=str(cache),
                    PAPERLENS_CONFIG=str(Path(scratch) / "settings.json"))
-        run([python, "-m", "engine.cli", "models", "fetch"], env=env, cwd=scratch)
-        run([python, "-m", "engine.cli", "models", "verify"], env=env, cwd=scratch)
+        run([python, "-m", "engine.cli.main", "models", "fetch"], env=env, cwd=scratch)
+        run([python, "-m", "engine.cli.main", "models", "verify"], env=env, cwd=scratch)
     return cache
 
 
 def default_model_files(python: Path) -> list[str]:
     """The default models' files to bundle; shipped ones (resources/formula) come as package data."""
-    code = ("import json; from engine.model_store import ModelStore; "
+    code = ("import json; from engine.models.store import ModelStore; "
             "print(json.dumps([s.file for s in ModelStore('.').specs.values() "
             "if s.default and s.file and not s.shipped]))")
     out = run([python, "-c", code], capture_output=True, text=True, cwd=WORK).stdout

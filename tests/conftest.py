@@ -46,7 +46,7 @@ def settings(tmp_path: Path):
 
 
 def _missing_default_models(loaded) -> list[str]:
-    from engine.model_store import ModelStore
+    from engine.models.store import ModelStore
 
     store = ModelStore(Path(loaded.model.base_dir), loaded.model.index_url)
     missing = []

@@ -12,11 +12,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.document import open_document
-from engine.layout import LayoutModelKind, LayoutRegion
-from engine.layout_overlay import KIND_COLOURS
-from engine.model_store import default_model_dir
-from engine.models import ModelSet
+from engine.input.document import open_document
+from engine.layout.detector import LayoutModelKind, LayoutRegion
+from engine.output.overlay import KIND_COLOURS
+from engine.models.store import default_model_dir
+from engine.models.roles import ModelSet
 
 
 def draw_regions(image_rgb: np.ndarray, regions: list[LayoutRegion]) -> np.ndarray:

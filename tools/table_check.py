@@ -13,9 +13,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.models import ModelSet
-from engine.table import TableRecognizer, TableResult
-from engine.ocr import PageReader
+from engine.models.roles import ModelSet
+from engine.tables.recognizer import TableRecognizer, TableResult
+from engine.ocr.page_reader import PageReader
 from engine.types import Line
 from settings import load_settings
 from tools.eval.scoring import teds, teds_structure

@@ -212,3 +212,14 @@ def _mismatch(threshold: float, cpu_runs: list[Run], gpu_runs: list[Run],
         reason=f"the decoded text differed: {mismatch}", threshold=threshold, ratio=None,
         sampling=sampling, cpu_seconds=_seconds(cpu_runs), gpu_seconds=_seconds(gpu_runs),
         decoded=expected, mismatch=mismatch)
+
+
+@dataclass(frozen=True)
+class CalibrationOutcome:
+    """A finished calibration (`measurement`), or why there is none (timeout, crash, ...)."""
+
+    measurement: Measurement | None
+    failure_code: str | None = None
+    failure: str | None = None
+    measured_at: str | None = None
+    report_path: str | None = None

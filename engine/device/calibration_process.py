@@ -25,8 +25,8 @@ from engine.device import reasons  # noqa: E402
 from engine.device.calibration import Run, measure  # noqa: E402
 from engine.device.types import Backend, GpuTarget  # noqa: E402
 from engine.device.webgpu import PROVIDER_OPTIONS, GpuSessionError, WebGpuBackend, plugin_version  # noqa: E402
-from engine.runtime import CPU_PROVIDER, RuntimeOptions  # noqa: E402
-from engine.text_recognition import (  # noqa: E402
+from engine.models.sessions import CPU_PROVIDER, RuntimeOptions  # noqa: E402
+from engine.ocr.recognition import (  # noqa: E402
     crop_width_at_height,
     ctc_decode,
     grid_width,

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from engine.device import reasons
 from engine.device.calibration import BackendStats, Measurement, threshold_for
 from engine.device.persistence import write_report
-from engine.device.policy import CalibrationOutcome
+from engine.device.calibration import CalibrationOutcome
 from engine.device.types import GpuTarget
 
 MODULE = "engine.device.calibration_process"

@@ -20,8 +20,8 @@ from engine.device import reasons
 from engine.device.dml_dxgi import AdapterList, DxgiAdapter
 from engine.device.types import Backend, GpuDescription, GpuKind, GpuTarget
 
-if TYPE_CHECKING:  # pragma: no cover - engine.device.policy imports this module
-    from engine.device.policy import CalibrationOutcome
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.device.calibration import CalibrationOutcome
 
 
 @dataclass(frozen=True)

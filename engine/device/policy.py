@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.device import reasons
-from engine.device.calibration import Measurement
+from engine.device.calibration import CalibrationOutcome, Measurement
 from engine.device.dml_policy import DmlFacts, DmlRefusal, select_dml_target
 from engine.device.intel_policy import describe_restriction, is_restricted
 from engine.device.loader_constraint import build_constraint, constraint_methods
@@ -58,17 +58,6 @@ class Inventory:
     devices: tuple[GpuDescription, ...] = ()
     problem_code: str | None = None
     problem: str | None = None
-
-
-@dataclass(frozen=True)
-class CalibrationOutcome:
-    """A finished calibration (`measurement`), or why there is none (timeout, crash, ...)."""
-
-    measurement: Measurement | None
-    failure_code: str | None = None
-    failure: str | None = None
-    measured_at: str | None = None
-    report_path: str | None = None
 
 
 class DeviceFacts(Protocol):

@@ -233,7 +233,7 @@ class DeviceSelector:
 
     def _run_calibration(self, target: GpuTarget) -> CalibrationOutcome:
         from engine.device.calibration_runner import CalibrationRunner
-        from engine.runtime import physical_core_count
+        from engine.device.cpu import physical_core_count
         from resources import resource_path
 
         budget = calibration_budget(self._settings.device.calibration, self._environ)
@@ -247,7 +247,7 @@ class DeviceSelector:
                                       f"could not start the measurement: {exc}")
 
     def _calibration_model(self) -> tuple[Path, str, str]:
-        from engine.model_store import ModelStore
+        from engine.models.store import ModelStore
 
         store = ModelStore(Path(self._settings.model.base_dir), self._settings.model.index_url)
         spec = store.default_for_role("rec")

@@ -1,4 +1,5 @@
-"""Builds the DeviceStatus people see from settings, the decision and stored records.
+"""What the app tells people about the compute device (`DeviceStatus`: configured value,
+effective device, why) and how it is built from settings, the decision and stored records.
 
 Reading status probes nothing: it reads the settings snapshot, the decision this process made
 (if any), and two small files in the data folder."""
@@ -6,6 +7,8 @@ Reading status probes nothing: it reads the settings snapshot, the decision this
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.device.persistence import (
@@ -16,7 +19,51 @@ from engine.device.persistence import (
     saved_choice,
 )
 from engine.device.types import DecidedBy, Decision
-from engine.device_status import DeviceStatus
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A snapshot for the CLI's `device status` and the GUI's preferences.
+
+    Reading it never probes hardware: fields the process has not decided yet are None and
+    `decided_by` says "not yet"."""
+
+    configured: str
+    """cpu | gpu | auto, as configured."""
+    configured_origin: str
+    """default | file | env."""
+    effective: str | None = None
+    """cpu | gpu once decided in this process, else None."""
+    backend: str | None = None
+    """cpu | webgpu | dml."""
+    adapter: str | None = None
+    """The GPU's name when one is used."""
+    decided_by: str = "not yet"
+    """not yet | explicit | saved | measured | rule | fallback (rule: a discrete GPU on
+    DirectML under auto, used without measuring)."""
+    ratio: float | None = None
+    """GPU/CPU median time ratio of the measurement that decided, when measured."""
+    measured_at: str | None = None
+    """ISO date of that measurement."""
+    fallback_reason: str | None = None
+    """Why the CPU is used although a GPU was asked for or considered, in plain words."""
+    reason_code: str | None = None
+    """The stable code behind `fallback_reason` or a measured outcome (engine.device.reasons),
+    e.g. webgpu_architecture_policy, calibration_timeout, gpu_slower."""
+    reason: str | None = None
+    """How the decision came about in words, for measured and explicit choices too."""
+    notes: tuple[str, ...] = ()
+    """Facts that did not decide anything: a GPU left out by policy, a role kept on the CPU."""
+    calibration_budget_s: float | None = None
+    """The time limit a measurement gets (setting device.calibration.timeout_s or
+    PAPERLENS_CALIBRATION_TIMEOUT_S)."""
+    last_report: dict[str, Any] | None = field(default=None, hash=False)
+    """Summary of the newest calibration report: path, measured_at, ratio, device, valid..."""
+    last_decision: dict[str, Any] | None = field(default=None, hash=False)
+    """The last decision any Paperlens process recorded (effective, adapter, decided_by, at)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 def build_status(settings, decision: Decision | None, data_folder: Path,

@@ -12,7 +12,7 @@ from engine.device.calibration import Measurement
 from engine.device.dml_backend import EP_NAME
 from engine.device.dml_dxgi import AdapterList, DxgiAdapter
 from engine.device.dml_policy import RuntimeAdapter, RuntimeListing
-from engine.device.policy import CalibrationOutcome
+from engine.device.calibration import CalibrationOutcome
 from engine.device.types import GpuTarget
 
 GIB = 1 << 30

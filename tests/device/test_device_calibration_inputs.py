@@ -61,8 +61,8 @@ def test_the_cpu_reads_every_line_as_printed():
 
     import onnxruntime as ort
 
-    from engine.model_store import ModelStore
-    from engine.text_recognition import (
+    from engine.models.store import ModelStore
+    from engine.ocr.recognition import (
         crop_width_at_height,
         ctc_decode,
         grid_width,

@@ -12,9 +12,9 @@ import pytest
 from device_fakes import NVIDIA, FakeFacts, measurement, settings_at
 
 import engine.device.selector as selector_module
-from engine.cli import build_parser
-from engine.cli_device import run_device
-from engine.device.policy import CalibrationOutcome
+from engine.cli.main import build_parser
+from engine.cli.device import run_device
+from engine.device.calibration import CalibrationOutcome
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,7 +91,7 @@ def test_measure_that_fails_exits_nonzero_and_keeps_auto(tmp_path, fake_hardware
 def test_device_command_is_registered_in_the_cli(tmp_path):
     env = {"PAPERLENS_CONFIG": str(tmp_path / "s.json"), "XDG_DATA_HOME": str(tmp_path / "d"),
            "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-m", "engine.cli", "device", "status", "--json"],
+    result = subprocess.run([sys.executable, "-m", "engine.cli.main", "device", "status", "--json"],
                             cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["configured"] == "auto"

@@ -9,7 +9,7 @@ from device_fakes import NVIDIA, FakeFacts, settings_at
 
 from engine.device.selector import DeviceSelector, ProcessDeviceState
 from engine.device.webgpu import WEBGPU_LOCK, GpuSessionError
-from engine.runtime import GPU_ROLES, RuntimeOptions, SessionFactory, runs_on_gpu
+from engine.models.sessions import GPU_ROLES, RuntimeOptions, SessionFactory, runs_on_gpu
 
 
 class FakeBackend:

@@ -66,7 +66,7 @@ def assert_untouched(seen: dict) -> None:
 
 def test_import_and_engine_construction_touch_no_gpu(tmp_path):
     body = r"""
-import engine, engine.api, engine.cli
+import engine, engine.api, engine.cli.main
 from settings import load_settings
 engine_ = engine.api.Engine(load_settings())
 status = engine_.device_status()

@@ -113,7 +113,7 @@ def test_a_failing_onnxruntime_import_with_two_distributions_raises_the_typed_er
         "m.packages_distributions = lambda: {'onnxruntime': ['onnxruntime', "
         "'onnxruntime-directml']}\n"
         "try:\n"
-        "    import engine.runtime\n"
+        "    import engine.models.sessions\n"
         "except Exception as exc:\n"
         "    print(type(exc).__name__, '|', exc)\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True,

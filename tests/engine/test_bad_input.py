@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from engine.api import Engine
-from engine.cli import main as cli_main
+from engine.cli.main import main as cli_main
 from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
 from engine.options import ConvertOptions, TextMethod
 

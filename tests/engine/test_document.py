@@ -1,4 +1,4 @@
-"""engine.document: inputs identified by their bytes, whatever their names say; page rendering."""
+"""engine.input.document: inputs identified by their bytes, whatever their names say; page rendering."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.document import InputKind, identify, open_document
+from engine.input.document import InputKind, identify, open_document
 from engine.errors import UnsupportedInput
 
 from engine_samples import (encoded_image, jpeg_with_exif_orientation, write_text_pdf,

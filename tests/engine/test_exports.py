@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from engine.content_list import content_list
+from engine.output.content_list import content_list
 from engine.errors import OutputNotWritable
-from engine.markdown import html_table_to_gfm, render_markdown
-from engine.output import OutputWriter
+from engine.output.markdown import html_table_to_gfm, render_markdown
+from engine.output.writer import OutputWriter
 from engine.types import Block, BlockKind, Box, PageResult, TextSource
 
 SIMPLE = "<table><tr><td>Crop</td><td>t/ha</td></tr><tr><td>Wheat</td><td>7.1</td></tr></table>"

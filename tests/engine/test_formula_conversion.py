@@ -9,8 +9,8 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.formula import UNAVAILABLE_WARNING
-from engine.latex_tokens import normalized
+from engine.formulas.reading import UNAVAILABLE_WARNING
+from engine.formulas.latex_tokens import normalized
 from engine.options import ConvertOptions
 from engine.types import BlockKind
 

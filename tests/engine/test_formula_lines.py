@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.formula_lines import formula_lines, ink_bands
+from engine.formulas.line_split import formula_lines, ink_bands
 from engine.types import Box
 
 

@@ -11,17 +11,17 @@ import numpy as np
 import pymupdf
 import pytest
 
-from engine.content_list import content_list
-from engine.document import open_document
-from engine.formula import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
-from engine.formula_model import padded_width, width_batches
+from engine.output.content_list import content_list
+from engine.input.document import open_document
+from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
+from engine.formulas.model import padded_width, width_batches
 from engine.imaging import ink_bounds
-from engine.markdown import render_markdown
+from engine.output.markdown import render_markdown
 from engine.options import ConvertOptions
-from engine.pipeline import (PageWork, assemble_blocks, crop_figures, recognize_formula_image,
+from engine.recipe import (PageWork, assemble_blocks, crop_figures, recognize_formula_image,
                              recognize_formulas, render)
-from engine.runtime import GPU_FORMULA_BATCH, FormulaSessions
-from engine.structure import Region
+from engine.models.sessions import GPU_FORMULA_BATCH, FormulaSessions
+from engine.structure.assembly import Region
 from engine.types import BlockKind, Box, Line
 
 INK = (40, 30, 260, 70)  # x0, y0, x1, y1 of the dark bar drawn on every test image

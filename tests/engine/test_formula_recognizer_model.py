@@ -12,11 +12,11 @@ import pytest
 
 from tools.eval.edit_distance import similarity
 
-from engine.formula_model import TRAINED_MAX_HEIGHT, fit
-from engine.latex_tokens import normalized
-from engine.model_store import load_manifest
-from engine.models import ModelSet
-from engine.runtime import FormulaSessions
+from engine.formulas.model import TRAINED_MAX_HEIGHT, fit
+from engine.formulas.latex_tokens import normalized
+from engine.models.store import load_manifest
+from engine.models.roles import ModelSet
+from engine.models.sessions import FormulaSessions
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FORMULA_EVAL_DIR = REPO_ROOT.parent / "shared" / "eval" / "formula"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.latex_tokens import detokenize, normalized, tokenize
+from engine.formulas.latex_tokens import detokenize, normalized, tokenize
 
 
 def test_tokenize_splits_commands_symbols_and_environments():

@@ -1,4 +1,4 @@
-"""engine.layout_decode and the LayoutDetector contract: both decoders on fabricated outputs."""
+"""engine.layout.decode and the LayoutDetector contract: both decoders on fabricated outputs."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import ModelUnavailable
 from engine.imaging import letterbox
-from engine.layout import (
+from engine.layout.detector import (
     LAYOUT_MODELS,
     PICODET_INPUT_HW,
     PICODET_REG_MAX,
@@ -19,7 +19,7 @@ from engine.layout import (
     LayoutModelKind,
     class_names_for,
 )
-from engine.layout_decode import (
+from engine.layout.decode import (
     CDLA_KINDS,
     DOCLAYNET_KINDS,
     CleanupParams,

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.document import open_document
-from engine.layout import LayoutDetector, LayoutModelKind, LayoutRegion
+from engine.input.document import open_document
+from engine.layout.detector import LayoutDetector, LayoutModelKind, LayoutRegion
 from engine.types import BlockKind
 
 pytestmark = pytest.mark.model

@@ -1,10 +1,10 @@
-"""engine.markdown: blocks rendered as Markdown, furniture left out, body text escaped."""
+"""engine.output.markdown: blocks rendered as Markdown, furniture left out, body text escaped."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.markdown import render_markdown
+from engine.output.markdown import render_markdown
 from engine.types import Block, BlockKind, Box, PageResult, TextSource
 
 BOX = Box(0, 0, 100, 10)

@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from engine.formula import FormulaReading
-from engine.math_lines import display_lines, is_math_line, is_piece, math_groups
-from engine.pipeline import find_math_lines
-from engine.structure import Region, RegionContent
+from engine.formulas.reading import FormulaReading
+from engine.formulas.loose_lines import display_lines, is_math_line, is_piece, math_groups
+from engine.recipe import find_math_lines
+from engine.structure.assembly import Region, RegionContent
 from engine.types import BlockKind, Box, Line
 
 

@@ -1,8 +1,8 @@
-"""engine.page_furniture: running headers and page numbers across pages are set aside."""
+"""engine.structure.furniture: running headers and page numbers across pages are set aside."""
 
 from __future__ import annotations
 
-from engine.page_furniture import mark_furniture
+from engine.structure.furniture import mark_furniture
 from engine.types import Block, BlockKind, Box, PageResult, TextSource
 
 

@@ -1,8 +1,8 @@
-"""engine.paragraphs: lines grouped into paragraphs, list items and headings by geometry."""
+"""engine.structure.paragraphs: lines grouped into paragraphs, list items and headings by geometry."""
 
 from __future__ import annotations
 
-from engine.paragraphs import build_blocks, join_lines
+from engine.structure.paragraphs import build_blocks, join_lines
 from engine.types import BlockKind, Box, Line
 
 BODY_PX = 10.0

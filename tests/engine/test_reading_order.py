@@ -1,10 +1,10 @@
-"""engine.reading_order: columns by whitespace cuts, full-width blocks as separators."""
+"""engine.structure.reading_order: columns by whitespace cuts, full-width blocks as separators."""
 
 from __future__ import annotations
 
 import random
 
-from engine.reading_order import order_blocks
+from engine.structure.reading_order import order_blocks
 from engine.types import Block, BlockKind, Box
 
 

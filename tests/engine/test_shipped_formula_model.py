@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli_models import add_models_parser, run_models
+from engine.cli.models import add_models_parser, run_models
 from engine.errors import ModelIntegrityError, ModelUnavailable
-from engine.model_manifest import MAIN_PART, ManifestError, load_manifest, parse_manifest
-from engine.model_sources import sha256_file
-from engine.model_store import ModelStore
+from engine.models.manifest import MAIN_PART, ManifestError, load_manifest, parse_manifest
+from engine.models.sources import sha256_file
+from engine.models.store import ModelStore
 from resources import resource_path
 
 FORMULA_ID = "paperlens-formula-v1"

@@ -1,6 +1,6 @@
 """Page structure: lines assigned to regions, captions beside their objects, footnotes last."""
 
-from engine.structure import (Region, RegionContent, assemble_page, assign_lines, heading_level,
+from engine.structure.assembly import (Region, RegionContent, assemble_page, assign_lines, heading_level,
                               place_captions)
 from engine.types import Block, BlockKind, Box, Line
 

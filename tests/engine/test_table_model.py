@@ -1,4 +1,4 @@
-"""engine.table with the real SLANet-plus model and OCR on PubTabNet crops of the dev set."""
+"""engine.tables.recognizer with the real SLANet-plus model and OCR on PubTabNet crops of the dev set."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""engine.table_structure, table_cells and table: decoding, cell filling, HTML, GFM (no ONNX)."""
+"""engine.tables.structure, table_cells and table: decoding, cell filling, HTML, GFM (no ONNX)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from engine.errors import ModelUnavailable
-from engine.table import (CANVAS_PX, TableCell, TableRecognizer, TableResult, prepare_input,
+from engine.tables.recognizer import (CANVAS_PX, TableCell, TableRecognizer, TableResult, prepare_input,
                           render_html, to_gfm)
-from engine.table_cells import fill_cells, split_line
-from engine.table_structure import (TableParseError, TableVocabulary, decode_tokens,
+from engine.tables.cells import fill_cells, split_line
+from engine.tables.structure import (TableParseError, TableVocabulary, decode_tokens,
                                     parse_skeleton, quads_to_boxes)
 from engine.types import Box, Line
 

@@ -1,4 +1,4 @@
-"""engine.text_detection: DB post-processing on synthetic probability maps (no ONNX Runtime)."""
+"""engine.ocr.detection: DB post-processing on synthetic probability maps (no ONNX Runtime)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.text_detection import DbParams, TextRegion, box_score, db_postprocess, unclip
+from engine.ocr.detection import DbParams, TextRegion, box_score, db_postprocess, unclip
 
 
 def two_line_map() -> np.ndarray:

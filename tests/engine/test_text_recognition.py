@@ -1,11 +1,11 @@
-"""engine.text_recognition: CTC decoding, the dictionary and batch planning (no ONNX Runtime)."""
+"""engine.ocr.recognition: CTC decoding, the dictionary and batch planning (no ONNX Runtime)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from engine.text_recognition import (MAX_BATCH, BatchCostModel, ctc_decode, load_dictionary,
+from engine.ocr.recognition import (MAX_BATCH, BatchCostModel, ctc_decode, load_dictionary,
                                      rec_input)
 
 DICTIONARY = ["<blank>", "a", "b", "c", " "]

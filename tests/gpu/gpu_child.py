@@ -179,8 +179,8 @@ def scenario_mixed_llvmpipe(work: Path) -> dict:
     from engine.device.types import GpuDescription
     from engine.device.vulkan_probe import VulkanProbe
     from engine.device.webgpu import WebGpuBackend
-    from engine.runtime import SessionFactory
-    from engine.text_recognition import crop_width_at_height, grid_width, load_dictionary, rec_input
+    from engine.models.sessions import SessionFactory
+    from engine.ocr.recognition import crop_width_at_height, grid_width, load_dictionary, rec_input
     from resources import resource_path
 
     seen: list[dict] = []
@@ -214,7 +214,7 @@ def scenario_mixed_llvmpipe(work: Path) -> dict:
     backend = Backend(RecordingProbe())
     selector = DeviceSelector(settings, backend=backend)
     factory = SessionFactory(device=selector)
-    from engine.model_store import ModelStore
+    from engine.models.store import ModelStore
 
     store = ModelStore(Path(settings.model.base_dir), settings.model.index_url)
     rec_path = store.derived_rec(store.default_for_role("rec").id)

@@ -79,7 +79,7 @@ def _lavapipe_setup():
         if must_run():
             pytest.fail(f"GPU test set-up missing: {problem}", pytrace=False)
         pytest.skip(problem)
-    from engine.model_store import ModelStore
+    from engine.models.store import ModelStore
     from settings import default_model_dir
 
     store = ModelStore(default_model_dir(os.environ))

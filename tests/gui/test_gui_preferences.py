@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QProgressBar, QPushButton
 
-from engine.device_status import DeviceStatus
+from engine.device.status import DeviceStatus
 from engine.events import ModelDownloadProgress
 from gui.model_list import _size_text
 from engine.types import DocumentResult

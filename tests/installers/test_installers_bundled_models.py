@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import engine.model_store as model_store
-from engine.model_store import ModelStore, bundled_model_dirs
+import engine.models.store as model_store
+from engine.models.store import ModelStore, bundled_model_dirs
 
 PAYLOAD = os.urandom(100_000)
 
@@ -84,7 +84,7 @@ def test_a_corrupt_bundled_file_is_passed_over_for_the_model_folder(folders, cap
     (folders["source"] / "tiny.onnx").write_bytes(PAYLOAD)
     store = make_store(folders)
 
-    with caplog.at_level(logging.WARNING, logger="engine.model_store"):
+    with caplog.at_level(logging.WARNING, logger="engine.models.store"):
         path = store.ensure("tiny")
     assert path == folders["cache"] / "tiny.onnx"
     assert path.read_bytes() == PAYLOAD

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import engine.model_store as model_store
+import engine.models.store as model_store
 from engine.errors import ModelUnavailable
-from engine.model_store import ModelStore
+from engine.models.store import ModelStore
 from model_store_fakes import model_entry, placed_files, wheel_source, write_manifest
 
 PAYLOAD = os.urandom(200_000)

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.cli_models import add_models_parser, run_models
-from engine.model_store import ModelStore
+from engine.cli.models import add_models_parser, run_models
+from engine.models.store import ModelStore
 from model_store_fakes import model_entry, wheel_source, write_manifest
 
 PAYLOAD = os.urandom(300_000)

@@ -12,15 +12,15 @@ onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 from onnx import TensorProto, helper  # noqa: E402
 
-import engine.derived_models as derived_models  # noqa: E402
-from engine.derived_models import (  # noqa: E402
+import engine.models.derived as derived_models  # noqa: E402
+from engine.models.derived import (  # noqa: E402
     CTC_IDS_SCORES_FORMAT,
     FORMAT_METADATA_KEY,
     IDS_OUTPUT,
     SCORES_OUTPUT,
     ctc_ids_scores_model,
 )
-from engine.model_store import ModelStore  # noqa: E402
+from engine.models.store import ModelStore  # noqa: E402
 from model_store_fakes import model_entry, sha256, wheel_source, write_manifest  # noqa: E402
 
 FEATURES, CLASSES = 8, 6

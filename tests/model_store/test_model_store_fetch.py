@@ -12,7 +12,7 @@ import pytest
 
 from engine.errors import ModelIntegrityError, ModelUnavailable
 from engine.events import ModelDownloadProgress
-from engine.model_store import ModelStore
+from engine.models.store import ModelStore
 from model_store_fakes import (
     REPO_ROOT,
     leftover_downloads,
@@ -150,7 +150,7 @@ def test_corrupt_part_file_is_discarded_not_trusted(fake_index, manifest, model_
 WORKER = """
 import sys
 from pathlib import Path
-from engine.model_store import ModelStore
+from engine.models.store import ModelStore
 store = ModelStore(Path(sys.argv[1]), sys.argv[2], manifest=Path(sys.argv[3]))
 sys.stdin.readline()  # start together
 print(store.ensure("tiny"))

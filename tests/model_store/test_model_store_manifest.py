@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.model_manifest import ManifestError, parse_manifest
-from engine.model_store import ModelStore, load_manifest
+from engine.models.manifest import ManifestError, parse_manifest
+from engine.models.store import ModelStore, load_manifest
 from model_store_fakes import REPO_ROOT
 
 DEFAULT_ROLES = {"det", "rec", "cls", "layout", "table", "orientation", "formula"}
@@ -80,7 +80,7 @@ def audit(event, args):
     if event in ("open", "socket.connect", "socket.getaddrinfo", "urllib.Request", "os.mkdir", "os.remove"):
         events.append((event, str(args[0])[:120]))
 sys.addaudithook(audit)
-import engine.model_store, engine.cli_models, engine.derived_models
+import engine.models.store, engine.cli.models, engine.models.derived
 print(repr(events))
 print("onnx" in sys.modules)
 """

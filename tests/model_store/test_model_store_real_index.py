@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.model_sources import sha256_file
-from engine.model_store import ModelStore, default_model_dir
+from engine.models.sources import sha256_file
+from engine.models.store import ModelStore, default_model_dir
 
 pytestmark = [pytest.mark.network, pytest.mark.model]
 

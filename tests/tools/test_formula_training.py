@@ -209,7 +209,7 @@ def test_the_shipped_graphs_rebuild_into_the_model_they_came_from():
     from tools.formula.from_onnx import DECODER, ENCODER, load_onnx
 
     folder = export.ROOT / "resources" / "formula"
-    from engine.formula_model import batch_images, prepare
+    from engine.formulas.model import batch_images, prepare
 
     images = torch.from_numpy(batch_images([prepare(img) for img in export.sample_images()]))
     model, vocab = load_onnx(folder, images)  # checks the encoder side itself

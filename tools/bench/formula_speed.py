@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.formula_model import FormulaRecognizerModel
+from engine.formulas.model import FormulaRecognizerModel
 from tools.bench.stats import median
 
 DEFAULT_EVERY = 4

@@ -31,12 +31,12 @@ class ConversionError(Exception):
 
 
 def default_command(repo_root: Path) -> list[str]:
-    """The engine CLI: the venv's `paperlens-cli` if installed, else `python -m engine.cli`."""
+    """The engine CLI: the venv's `paperlens-cli` if installed, else `python -m engine.cli.main`."""
     installed = repo_root / ".venv" / "bin" / "paperlens-cli"
     if installed.exists():
         program = [str(installed)]
     else:
-        program = [sys.executable, "-m", "engine.cli"]
+        program = [sys.executable, "-m", "engine.cli.main"]
     return [*program, "convert", INPUT_PLACEHOLDER, "-o", OUTDIR_PLACEHOLDER]
 
 

@@ -1,10 +1,10 @@
 """LaTeX formula comparison for the dev evaluation: the project's token canon
-(engine/latex_tokens.py, the one the formula model is trained and scored with) and token
+(engine/formulas/latex_tokens.py, the one the formula model is trained and scored with) and token
 edit-distance similarity."""
 
 from __future__ import annotations
 
-from engine.latex_tokens import normalized
+from engine.formulas.latex_tokens import normalized
 from tools.eval.edit_distance import similarity
 
 # Horizontal spacing between the parts of a formula changes how it looks, not what it says: the

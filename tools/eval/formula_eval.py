@@ -23,10 +23,10 @@ import cv2
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.formula_model import FormulaReading, FormulaRecognizerModel, load_vocabulary
+from engine.formulas.model import FormulaReading, FormulaRecognizerModel, load_vocabulary
 from engine.imaging import composite_on_white
-from engine.models import ModelSet
-from engine.runtime import SessionFactory
+from engine.models.roles import ModelSet
+from engine.models.sessions import SessionFactory
 from settings import SettingsStore
 from tools.eval.formula_scores import latex_corpus_bleu, token_exact, token_similarity
 from tools.eval.latex_compile import CompileCheckUnavailable, check_formulas, find_compiler
@@ -333,7 +333,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                          else models.store.default_for_role("formula").id),
                   "sha256": {Path(info.model_path).name: _sha256(Path(info.model_path))
                              for info in sessions.created()}},
-        "scoring": "tokens normalised by engine.latex_tokens.normalized; similarity = 1 - "
+        "scoring": "tokens normalised by engine.formulas.latex_tokens.normalized; similarity = 1 - "
                    "token edit distance / longer length; BLEU-4 corpus-level, uniform weights",
         "compile_check": {"compiler": compiled.compiler, "not_run_because": compiled.reason,
                           "typeset_as": "\\setbox0=\\hbox{$\\displaystyle ...$}, Tier-B preamble"},

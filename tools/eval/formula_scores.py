@@ -1,7 +1,7 @@
 """Scores of recognised LaTeX against truth over the engine's canonical tokens: edit similarity,
 exact match and corpus BLEU-4.
 
-Both sides go through `engine.latex_tokens.normalized`, the spelling the recogniser is trained
+Both sides go through `engine.formulas.latex_tokens.normalized`, the spelling the recogniser is trained
 to produce, so `\\frac12` and `\\frac{1}{2}`, `\\le` and `\\leq` are the same tokens. (The dev-set
 evaluator's `tools.eval.formula` keeps its own lighter normalisation, so that its scores stay
 comparable with earlier runs.)
@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
-from engine.latex_tokens import normalized
+from engine.formulas.latex_tokens import normalized
 from tools.eval.edit_distance import similarity
 
 BLEU_MAX_N = 4

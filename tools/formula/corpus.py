@@ -17,7 +17,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from engine.latex_tokens import normalized
+from engine.formulas.latex_tokens import normalized
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "formula" / "corpus"

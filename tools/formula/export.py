@@ -98,8 +98,8 @@ def check(model: FormulaModel, vocab: list[str], encoder: Path, decoder: Path,
     engine's own decoding loop) are identical: a near-tie can flip one token legitimately."""
     import onnxruntime as ort
 
-    from engine.formula_model import BOS, FormulaRecognizerModel, batch_images, prepare
-    from engine.latex_tokens import normalized
+    from engine.formulas.model import BOS, FormulaRecognizerModel, batch_images, prepare
+    from engine.formulas.latex_tokens import normalized
     from tools.formula.train import greedy
 
     class _Session:

@@ -26,8 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.formula_model import TRAINED_MAX_HEIGHT
-from engine.latex_tokens import detokenize, normalize
+from engine.formulas.model import TRAINED_MAX_HEIGHT
+from engine.formulas.latex_tokens import detokenize, normalize
 from tools.formula.corpus import DEFAULT_OUT
 from tools.formula.render import read_chunk_index
 

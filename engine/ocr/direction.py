@@ -7,7 +7,7 @@ import math
 import cv2
 import numpy as np
 
-from engine.runtime import ModelSession
+from engine.models.sessions import ModelSession
 
 CLS_HEIGHT = 48
 CLS_WIDTH = 192

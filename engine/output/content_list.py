@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.markdown import FURNITURE
+from engine.output.markdown import FURNITURE
 from engine.types import Block, BlockKind, PageResult
 
 # Boxes are given on a 0-1000 grid of the page so they do not depend on the render DPI.

@@ -6,7 +6,7 @@ them they would come out as short paragraphs of broken text. Lines that hold mat
 the short pieces around them (limits, exponents, fraction parts), are grouped by proximity; a
 group becomes a formula region only if the formula model reads it confidently as math. Groups
 are made by proximity, so two equations stacked close together can land in one; when its ink
-falls into separate lines (engine/formula_lines.py) each line is a candidate of its own.
+falls into separate lines (engine/formulas/line_split.py) each line is a candidate of its own.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
-from engine.formula_lines import formula_lines
-from engine.formula_model import ink_map
+from engine.formulas.line_split import formula_lines
+from engine.formulas.model import ink_map
 from engine.types import Box, Line
 
 MATH_SIGNS = re.compile(

@@ -15,10 +15,10 @@ from filelock import FileLock
 
 from engine.errors import ModelIntegrityError, ModelUnavailable
 from engine.events import ModelDownloadProgress
-from engine.model_download import redact_url, resolve_index_url
-from engine.model_fetching import SourceFetching
-from engine.model_manifest import MAIN_PART, ModelFile, ModelSpec, SourceSpec, load_manifest
-from engine.model_sources import (
+from engine.models.download import redact_url, resolve_index_url
+from engine.models.fetching import SourceFetching
+from engine.models.manifest import MAIN_PART, ModelFile, ModelSpec, SourceSpec, load_manifest
+from engine.models.sources import (
     ProgressThrottle,
     SourceFailure,
     backdate_mtime,
@@ -242,7 +242,7 @@ class ModelStore(SourceFetching):
 
     def derived_rec(self, model_id: str = "ppocrv6-rec-small", *, rebuild: bool = False) -> Path:
         """The rec model with ArgMax/ReduceMax appended (format ctc-ids-scores-v1), built once and cached."""
-        from engine.derived_models import ctc_ids_scores_model
+        from engine.models.derived import ctc_ids_scores_model
 
         spec = self.spec(model_id)
         source = self.ensure(model_id)

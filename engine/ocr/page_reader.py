@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.imaging import crop_quad, quad_bounds
-from engine.text_detection import TextDetector, TextRegion, sort_reading_order
-from engine.text_direction import TextDirectionClassifier
-from engine.text_recognition import TextRecognizer
+from engine.ocr.detection import TextDetector, TextRegion, sort_reading_order
+from engine.ocr.direction import TextDirectionClassifier
+from engine.ocr.recognition import TextRecognizer
 from engine.types import Box, Line
 
 # Lines read with less confidence than this are noise (texture, photos), not text.

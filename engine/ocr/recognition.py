@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from engine.runtime import ModelSession
+from engine.models.sessions import ModelSession
 
 REC_HEIGHT = 48
 # The recogniser was trained on 320-pixel-wide crops; narrower batches gain nothing.

@@ -8,7 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.latex_tokens import DROPPED, tokenize
+from engine.formulas.latex_tokens import DROPPED, tokenize
 
 UNAVAILABLE_WARNING = ("formula recognition is unavailable (no formula model installed); "
                        "formulas are kept as images with their OCR text")

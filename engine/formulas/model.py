@@ -15,9 +15,9 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from engine.formula import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
-from engine.formula_lines import formula_lines
-from engine.latex_tokens import detokenize, normalize, tokenize
+from engine.formulas.reading import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
+from engine.formulas.line_split import formula_lines
+from engine.formulas.latex_tokens import detokenize, normalize, tokenize
 
 HEIGHT = 64
 WIDTH_STEP = 32
@@ -142,7 +142,7 @@ def _softmax_max(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 class FormulaRecognizerModel:
-    """Implements engine.formula.FormulaRecognizer with the two ONNX graphs."""
+    """Implements engine.formulas.reading.FormulaRecognizer with the two ONNX graphs."""
 
     def __init__(self, encoder: Session, decoder: Session, vocabulary: list[str],
                  batch_size: int = BATCH, max_tokens: int = MAX_TOKENS) -> None:
@@ -160,7 +160,7 @@ class FormulaRecognizerModel:
     def read(self, crops: list[np.ndarray]) -> list[FormulaReading | None]:
         """One reading per crop (None for a blank crop or one that yields no tokens).
 
-        A crop whose ink falls into several lines (engine.formula_lines) is also read line by
+        A crop whose ink falls into several lines (engine.formulas.line_split) is also read line by
         line; the lines, stacked in an array, replace the whole reading when they are read more
         confidently."""
         inks = [ink_map(c) for c in crops]

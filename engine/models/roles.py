@@ -8,16 +8,16 @@ from typing import Callable, Mapping
 
 from engine.errors import ModelUnavailable
 from engine.events import ModelDownloadProgress
-from engine.formula_model import FormulaRecognizerModel, load_vocabulary
-from engine.layout import LayoutDetector, LayoutModelKind
-from engine.model_manifest import MAIN_PART, ModelSpec
-from engine.model_store import ModelStore
-from engine.ocr import PageReader
-from engine.runtime import FormulaSessions, SessionFactory
-from engine.table import TableRecognizer
-from engine.text_detection import TextDetector
-from engine.text_direction import TextDirectionClassifier
-from engine.text_recognition import TextRecognizer
+from engine.formulas.model import FormulaRecognizerModel, load_vocabulary
+from engine.layout.detector import LayoutDetector, LayoutModelKind
+from engine.models.manifest import MAIN_PART, ModelSpec
+from engine.models.store import ModelStore
+from engine.ocr.page_reader import PageReader
+from engine.models.sessions import FormulaSessions, SessionFactory
+from engine.tables.recognizer import TableRecognizer
+from engine.ocr.detection import TextDetector
+from engine.ocr.direction import TextDirectionClassifier
+from engine.ocr.recognition import TextRecognizer
 
 ProgressSink = Callable[[ModelDownloadProgress], None]
 

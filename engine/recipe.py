@@ -9,14 +9,14 @@ from typing import Callable
 
 import numpy as np
 
-from engine.document import Document
-from engine.formula import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
+from engine.input.document import Document
+from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds, pad_on_white
-from engine.math_lines import display_lines, math_groups
-from engine.models import ModelSet
+from engine.formulas.loose_lines import display_lines, math_groups
+from engine.models.roles import ModelSet
 from engine.options import ConvertOptions, TextMethod
-from engine.structure import Region, RegionContent, assemble_page
-from engine.text_layer import assess_text_layer, extract_lines
+from engine.structure.assembly import Region, RegionContent, assemble_page
+from engine.input.text_layer import assess_text_layer, extract_lines
 from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
 
 # Crops get a little margin so strokes on the region's edge are not cut.
@@ -222,7 +222,7 @@ def _may_be_formula_image(regions: list[Region] | None, lines: list[Line]) -> bo
 
 def find_math_lines(work: PageWork, models: ModelSet) -> None:
     """Display formulas the layout model left as loose lines become formula regions, when the
-    formula model reads them confidently as math (engine/math_lines.py). A group whose ink
+    formula model reads them confidently as math (engine/formulas/loose_lines.py). A group whose ink
     falls into separate lines (two equations one above the other) is one region per line."""
     if work.regions is None or not work.lines:
         return

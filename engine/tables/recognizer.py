@@ -10,9 +10,9 @@ import numpy as np
 
 from engine.errors import ModelUnavailable
 from engine.imaging import composite_on_white, to_chw_normalized
-from engine.runtime import ModelSession
-from engine.table_cells import fill_cells
-from engine.table_structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
+from engine.models.sessions import ModelSession
+from engine.tables.cells import fill_cells
+from engine.tables.structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
                                     parse_skeleton, quads_to_boxes)
 from engine.types import Box, Line
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TextIO
 
 from engine import events
-from engine.cli_models import _ProgressDisplay, add_models_parser, run_models
-from engine.cli_device import add_device_parser, run_device
-from engine.document import SUPPORTED_SUFFIXES
+from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
+from engine.cli.device import add_device_parser, run_device
+from engine.input.document import SUPPORTED_SUFFIXES
 from engine.errors import Cancelled, PaperlensError
 from engine.options import (options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)

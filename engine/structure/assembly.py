@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from engine.paragraphs import build_blocks, join_lines, lines_box
-from engine.reading_order import order_blocks
+from engine.structure.paragraphs import build_blocks, join_lines, lines_box
+from engine.structure.reading_order import order_blocks
 from engine.types import Block, BlockKind, Box, Line
 
 # A line belongs to the region that holds most of it; below this share it belongs to none.

@@ -9,7 +9,7 @@ import numpy as np
 import pyclipper
 
 from engine.imaging import order_quad, quad_bounds, resize_to_limits, to_chw_normalized
-from engine.runtime import ModelSession
+from engine.models.sessions import ModelSession
 
 # PP-OCR detection preprocessing: ImageNet statistics on BGR input.
 DET_MEAN = (0.485, 0.456, 0.406)

@@ -24,31 +24,13 @@ except ImportError as _error:
         raise
     raise _conflict from _error
 
+from engine.device.cpu import physical_core_count
+
 if TYPE_CHECKING:  # pragma: no cover
     from engine.device.selector import DeviceSelector
     from engine.device.types import Decision
 
 CPU_PROVIDER = "CPUExecutionProvider"
-
-
-def physical_core_count() -> int:
-    """Cores to give ORT's intra-op pool: hyper-threads add little to convolution throughput."""
-    logical = os.cpu_count() or 1
-    try:
-        cores = set()
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
-            physical = core = None
-            for line in fh:
-                if line.startswith("physical id"):
-                    physical = line.split(":")[1].strip()
-                elif line.startswith("core id"):
-                    core = line.split(":")[1].strip()
-                    cores.add((physical, core))
-        if cores:
-            return max(1, min(len(cores), logical))
-    except OSError:
-        pass
-    return max(1, logical)
 
 
 # Which roles run on the GPU once a GPU is decided, per backend (DESIGN §5). Roles not listed
@@ -289,7 +271,7 @@ class FormulaSessions:
 
     def run(self, *inputs: np.ndarray) -> list[np.ndarray]:
         """Runs one batch as `plan` splits it and joins the outputs along the batch axis, so the
-        sessions stand in for one session (the formula encoder's, in engine.models)."""
+        sessions stand in for one session (the formula encoder's, in engine.models.roles)."""
         outputs = [session.run(*(x[start:stop] for x in inputs))
                    for start, stop, session in self.plan(len(inputs[0]))]
         return outputs[0] if len(outputs) == 1 else [np.concatenate(parts) for parts in zip(*outputs)]

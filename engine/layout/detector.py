@@ -10,7 +10,7 @@ import numpy as np
 
 from engine.errors import ModelUnavailable
 from engine.imaging import letterbox, resize_averaging, to_chw_normalized
-from engine.layout_decode import (
+from engine.layout.decode import (
     CDLA_KINDS,
     DOCLAYNET_KINDS,
     CleanupParams,
@@ -27,7 +27,7 @@ from engine.layout_decode import (
     to_page,
     to_regions,
 )
-from engine.runtime import ModelSession
+from engine.models.sessions import ModelSession
 from engine.types import BlockKind
 
 __all__ = ["LayoutDetector", "LayoutModelKind", "LayoutParams", "LayoutRegion"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-from engine.model_sources import ByteProgress, ProgressThrottle, SourceFailure, sha256_file
+from engine.models.sources import ByteProgress, ProgressThrottle, SourceFailure, sha256_file
 
 log = logging.getLogger(__name__)
 

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from filelock import Timeout
 
-from engine.model_download import HttpClient, download_resumable, normalize_project, redact_url
-from engine.model_manifest import ModelSpec, SourceSpec
-from engine.model_sources import SourceFailure, copy_local, extract_member
+from engine.models.download import HttpClient, download_resumable, normalize_project, redact_url
+from engine.models.manifest import ModelSpec, SourceSpec
+from engine.models.sources import SourceFailure, copy_local, extract_member
 
-log = logging.getLogger("engine.model_store")
+log = logging.getLogger("engine.models.store")
 
 
 class SourceFetching:

@@ -6,7 +6,7 @@ import html as html_lib
 import re
 from html.parser import HTMLParser
 
-from engine.paragraphs import BULLET_RE, join_lines
+from engine.structure.paragraphs import BULLET_RE, join_lines
 from engine.types import Block, BlockKind, PageResult
 
 FURNITURE = {BlockKind.HEADER, BlockKind.FOOTER}

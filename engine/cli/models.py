@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from engine.errors import ModelUnavailable
 from engine.events import ModelDownloadProgress
-from engine.model_store import ModelStore, default_model_dir
+from engine.models.store import ModelStore, default_model_dir
 
 EXIT_OK = 0
 EXIT_FAILED = 1

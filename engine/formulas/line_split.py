@@ -7,7 +7,7 @@ as a line only when it is at least `MIN_HEIGHT_SHARE` as tall as the tallest ban
 least `MIN_WIDTH_SHARE` of the formula's width. A low band as wide as that (a fraction bar, an
 overline, a brace) joins the bands above and below it; any other band joins the neighbour it is
 closest to; what is left are the lines. Whether the lines are read one by one is then the model's
-call (engine.formula_model): the split reading must be more confident than the whole.
+call (engine.formulas.model): the split reading must be more confident than the whole.
 """
 
 from __future__ import annotations

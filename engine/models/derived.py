@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock
 
-from engine.model_sources import backdate_mtime, sha256_file
+from engine.models.sources import backdate_mtime, sha256_file
 
 if TYPE_CHECKING:  # pragma: no cover
     import onnx
