@@ -54,3 +54,12 @@ class Cancelled(PaperlensError):
 
 class InvalidOptions(PaperlensError):
     """Conversion options that cannot be honoured (bad page range, DPI out of bounds, ...)."""
+
+
+class DocumentFailed(PaperlensError):
+    """Every page of a document failed; nothing was written. `result` is the DocumentResult
+    with each page's errors (stage, kind, message)."""
+
+    def __init__(self, message: str, result) -> None:
+        super().__init__(message)
+        self.result = result

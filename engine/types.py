@@ -45,6 +45,11 @@ class Box:
         h = min(self.y1, other.y1) - max(self.y0, other.y0)
         return w * h if w > 0 and h > 0 else 0.0
 
+    def share_inside(self, other: "Box") -> float:
+        """The share of this box's area that lies inside `other` (0 for an empty box)."""
+        area = self.area
+        return self.intersection_area(other) / area if area > 0 else 0.0
+
     def scaled(self, factor: float) -> "Box":
         return Box(self.x0 * factor, self.y0 * factor, self.x1 * factor, self.y1 * factor)
 
@@ -91,6 +96,28 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Region:
+    """One region of a page on its way to becoming blocks: what the layout model (or a formula
+    stage) found, and what the model stages made of it. Stages never change a region: they
+    return new ones (`dataclasses.replace`), so a result always travels with its region."""
+
+    kind: BlockKind
+    box: Box
+    score: float = 1.0
+    label: str = ""
+    """The layout model's own class name ("" for regions a formula stage found)."""
+    lines: tuple[Line, ...] = ()
+    """The page's lines this region holds (set when the page is assembled)."""
+    html: str = ""
+    """Tables: the recognised structure as HTML."""
+    latex: str = ""
+    """Formulas: the recognised LaTeX."""
+    latex_confidence: float | None = None
+    image_path: str = ""
+    """The crop written beside the Markdown (figures, unparsed tables, doubtful formulas)."""
+
+
+@dataclass(frozen=True)
 class Block:
     kind: BlockKind
     box: Box
@@ -110,6 +137,27 @@ class Block:
     relative to the .md file."""
 
 
+class Status(str, Enum):
+    """How completely a page (or a document) was read."""
+
+    OK = "ok"
+    PARTIAL = "partial"
+    """Read, but a part could not be: e.g. formulas kept as images without a formula model, or
+    (documents) some pages failed."""
+    FAILED = "failed"
+    """Nothing could be read: a stage raised (pages), or every page failed (documents)."""
+
+
+@dataclass(frozen=True)
+class PageError:
+    """Why a page is not `ok`: the stage, the kind of error and a sentence for people."""
+
+    stage: str
+    kind: str
+    """The exception's class name, e.g. CorruptDocument, RuntimeError, ModelUnavailable."""
+    message: str
+
+
 @dataclass(frozen=True)
 class PageResult:
     page_number: int
@@ -125,6 +173,8 @@ class PageResult:
     """Degrees the rendered page was turned (clockwise) before analysis; boxes refer to it."""
     warnings: tuple[str, ...] = ()
     timings_s: dict[str, float] = field(default_factory=dict)
+    status: Status = Status.OK
+    errors: tuple[PageError, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -139,6 +189,8 @@ class DocumentResult:
     outputs: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     timings_s: dict[str, float] = field(default_factory=dict)
+    status: Status = Status.OK
+    """ok when every page is ok, failed when every page failed, partial otherwise."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain JSON-able dict (enums as their values, boxes as [x0, y0, x1, y1])."""
@@ -157,3 +209,12 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, float):
         return round(value, 4)
     return value
+
+
+def document_status(pages: tuple[PageResult, ...] | list[PageResult]) -> Status:
+    """ok when every page is ok, failed when there were pages and all failed, else partial."""
+    if all(p.status is Status.OK for p in pages):
+        return Status.OK
+    if all(p.status is Status.FAILED for p in pages):
+        return Status.FAILED
+    return Status.PARTIAL

@@ -215,7 +215,7 @@ class JobController(QObject):
         job.result = result
         job.pages = dict(enumerate(result.pages))
         job.pages_done = job.page_count = len(result.pages)
-        job.state = JobState.DONE
+        job.state = JobState.DONE if result.status.value == "ok" else JobState.PARTIAL
         self._end(job)
 
     @Slot(int, str, str)

@@ -23,7 +23,7 @@ from gui.jobs import JobController
 from gui.log_window import LogBook, LogWindow
 from gui.preferences import PreferencesDialog
 from gui.preview import PreviewPane
-from gui.queue_model import Job, JobState
+from gui.queue_model import Job, JobState, status_text
 from gui.queue_view import QueueView
 from gui.window_state import WindowState
 from gui.worker import EngineFactory
@@ -308,9 +308,12 @@ class MainWindow(QMainWindow):
         job = self.controller.model.job(job_id)
         if job is None:
             return
-        if job.state is JobState.DONE:
-            self.status_label.setText(self.tr("{0} done: {1}").format(
-                job.path.name, job.markdown_path or job.output_dir))
+        if job.state.written:
+            if job.state is JobState.PARTIAL:
+                self.status_label.setText(f"{job.path.name}: {status_text(job)}")
+            else:
+                self.status_label.setText(self.tr("{0} done: {1}").format(
+                    job.path.name, job.markdown_path or job.output_dir))
             if job.markdown_path is not None:
                 self.commands.set_recent(self.state.add_recent_output(job.markdown_path))
         elif job.state is JobState.FAILED:

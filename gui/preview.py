@@ -293,7 +293,7 @@ class PreviewPane(QWidget):
             self.source.setPlainText("")
 
     def _sync_markdown(self, job: Job) -> None:
-        if job.state is not JobState.DONE or job.result is None:
+        if not job.state.written or job.result is None:
             self._markdown_for = None
             if job.state is JobState.FAILED:
                 self._set_markdown_placeholder(self.tr("Failed: {0}").format(job.message))

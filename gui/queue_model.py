@@ -19,12 +19,19 @@ class JobState(str, Enum):
     PARSING = "parsing"
     NEEDS_PASSWORD = "needs_password"
     DONE = "done"
+    PARTIAL = "partial"
+    """Written, but some pages failed or were read in part (the pages say which and why)."""
     FAILED = "failed"
     CANCELLED = "cancelled"
 
     @property
     def finished(self) -> bool:
-        return self in (JobState.DONE, JobState.FAILED, JobState.CANCELLED)
+        return self in (JobState.DONE, JobState.PARTIAL, JobState.FAILED, JobState.CANCELLED)
+
+    @property
+    def written(self) -> bool:
+        """The document's outputs exist (it converted, at least in part)."""
+        return self in (JobState.DONE, JobState.PARTIAL)
 
 
 @dataclass(eq=False)
@@ -85,9 +92,20 @@ def status_text(job: Job) -> str:
         if job.warnings:
             return translate("QueueModel", "Done with warnings ({0})").format(len(job.warnings))
         return translate("QueueModel", "Done")
+    if job.state is JobState.PARTIAL:
+        pages = [str(p.page_number) for p in job.pages.values() if p.status.value != "ok"]
+        return translate("QueueModel", "Partly done: page(s) {0} not read").format(
+            ", ".join(pages))
     if job.state is JobState.CANCELLED:
         return translate("QueueModel", "Cancelled")
     return translate("QueueModel", "Failed: {0}").format(job.message)
+
+
+def page_problems(job: Job) -> list[str]:
+    """One line per page error: which page, which stage, and why."""
+    return [translate("QueueModel", "Page {0} ({1}): {2}: {3}").format(
+                page.page_number, error.stage, error.kind, error.message)
+            for _, page in sorted(job.pages.items()) for error in page.errors]
 
 
 def unique_output_name(stem: str, folder: Path, taken: Iterable[tuple[Path, str]]) -> str:
@@ -210,6 +228,7 @@ class QueueModel(QAbstractTableModel):
             lines = [str(job.path), status_text(job)]
             if job.markdown_path is not None:
                 lines.append(translate("QueueModel", "Markdown: {0}").format(job.markdown_path))
+            lines.extend(page_problems(job)[:10])
             lines.extend(job.warnings[:10])
             return "\n".join(lines)
         if role == self.JobIdRole:

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QHeaderView, QSt
 from gui.queue_model import QueueModel
 
 _STATE_COLOURS = {"failed": "#b3261e", "cancelled": "#6b6b6b", "done": "#1b6e20",
-                  "needs_password": "#8a5300"}
+                  "partial": "#8a5300", "needs_password": "#8a5300"}
 
 
 class _StatusDelegate(QStyledItemDelegate):

@@ -13,13 +13,14 @@ import cv2
 import numpy as np
 
 from engine.input.document import open_document
-from engine.layout.detector import LayoutModelKind, LayoutRegion
+from engine.layout.detector import LayoutModelKind
+from engine.types import Region
 from engine.output.overlay import KIND_COLOURS
 from engine.models.store import default_model_dir
 from engine.models.roles import ModelSet
 
 
-def draw_regions(image_rgb: np.ndarray, regions: list[LayoutRegion]) -> np.ndarray:
+def draw_regions(image_rgb: np.ndarray, regions: list[Region]) -> np.ndarray:
     """A copy of the page with each region's box and `label score` drawn in its kind's colour."""
     canvas = image_rgb.copy()
     thickness = max(2, round(max(canvas.shape[:2]) / 700))

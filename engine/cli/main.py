@@ -15,12 +15,16 @@ from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
 from engine.cli.device import add_device_parser, run_device
 from engine.input.document import SUPPORTED_SUFFIXES
 from engine.errors import Cancelled, PaperlensError
+from engine.types import Status
 from engine.options import (options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
+"""An input could not be converted at all (nothing written for it)."""
 EXIT_USAGE = 2
+EXIT_PARTIAL = 3
+"""Every input was written, but some pages failed or were read only in part."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,6 +103,10 @@ class PageProgress:
             self._draw(0, event.page_count)
         elif isinstance(event, events.PageDone):
             self._draw(event.index + 1, event.total, event.result.text_source.value)
+            for error in event.result.errors:
+                self._end_line()
+                print(f"{event.result.status.value}: {self.name} page {event.page_number}, "
+                      f"{error.stage}: {error.kind}: {error.message}", file=self.stream)
         elif isinstance(event, events.Warning):
             self._end_line()
             page = f" page {event.page_number}" if event.page_number else ""
@@ -147,7 +155,7 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
         return EXIT_FAILED
     engine = Engine(settings)
     cancel = threading.Event()
-    failed = 0
+    failed = partial = 0
     pages = 0
     start = time.perf_counter()
     for path, name in zip(paths, unique_stems(paths)):
@@ -157,6 +165,11 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                                     cancel=cancel)
             progress.finish()
             pages += len(result.pages)
+            if result.status is not Status.OK:
+                partial += 1
+                bad = [str(p.page_number) for p in result.pages if p.status is not Status.OK]
+                print(f"{path.name}: {result.status.value}: page(s) {', '.join(bad)} not fully "
+                      "read; the output says which and why", file=err)
         except KeyboardInterrupt:
             cancel.set()
             progress.finish()
@@ -172,9 +185,10 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
             failed += 1
     seconds = time.perf_counter() - start
     rate = pages / seconds if seconds > 0 else 0.0
-    print(f"{len(paths) - failed} of {len(paths)} document(s) converted, {pages} page(s) in "
+    print(f"{len(paths) - failed} of {len(paths)} document(s) converted"
+          f"{f' ({partial} in part)' if partial else ''}, {pages} page(s) in "
           f"{seconds:.1f} s ({rate:.2f} pages/s)", file=err)
-    return EXIT_OK if failed == 0 else EXIT_FAILED
+    return EXIT_FAILED if failed else EXIT_PARTIAL if partial else EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from engine.types import Box, BlockKind
+from engine.types import BlockKind, Box, Region
 
 # DocLayNet class names (YOLOv8 model) to the shared vocabulary.
 DOCLAYNET_KINDS: dict[str, BlockKind] = {
@@ -44,16 +44,6 @@ CDLA_KINDS: dict[str, BlockKind] = {
 # not blocks of their own.
 PART_OF_OBJECT_KINDS = frozenset({BlockKind.TEXT, BlockKind.LIST_ITEM,
                                   BlockKind.SECTION_HEADER, BlockKind.FORMULA})
-
-
-@dataclass(frozen=True)
-class LayoutRegion:
-    """One detected block: its kind, box in page pixels, confidence and the model's own label."""
-
-    kind: BlockKind
-    box: Box
-    score: float
-    label: str
 
 
 @dataclass(frozen=True)
@@ -214,18 +204,18 @@ def to_page(boxes: np.ndarray, frame: InputFrame, page_hw: tuple[int, int]) -> n
 
 
 def to_regions(detections: Detections, class_names: list[str],
-               kinds: dict[str, BlockKind]) -> list[LayoutRegion]:
+               kinds: dict[str, BlockKind]) -> list[Region]:
     """Page-pixel detections -> regions; a class the mapping does not know is an error."""
     regions = []
     for box, score, class_id in zip(detections.boxes, detections.scores, detections.class_ids):
         label = class_names[int(class_id)]
-        regions.append(LayoutRegion(kind=kinds[label], box=Box(*(float(v) for v in box)),
+        regions.append(Region(kind=kinds[label], box=Box(*(float(v) for v in box)),
                                     score=float(score), label=label))
     return regions
 
 
-def drop_small(regions: list[LayoutRegion], page_hw: tuple[int, int],
-               params: CleanupParams = CleanupParams()) -> list[LayoutRegion]:
+def drop_small(regions: list[Region], page_hw: tuple[int, int],
+               params: CleanupParams = CleanupParams()) -> list[Region]:
     """Drop slivers and specks: too thin or too small for the page to be a block."""
     min_side = params.min_side_share * max(page_hw)
     min_area = params.min_area_share * page_hw[0] * page_hw[1]
@@ -244,8 +234,8 @@ def _iou(a: Box, b: Box) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def clean_overlaps(regions: list[LayoutRegion],
-                   params: CleanupParams = CleanupParams()) -> list[LayoutRegion]:
+def clean_overlaps(regions: list[Region],
+                   params: CleanupParams = CleanupParams()) -> list[Region]:
     """Resolve overlaps between regions the models leave after NMS:
     - near-duplicates of different kinds: the higher score stays;
     - a box nested in a larger box of the same kind: the larger stays;
@@ -254,7 +244,7 @@ def clean_overlaps(regions: list[LayoutRegion],
       confident of the two. A figure's text ends up in its image, so a doubtful figure drawn
       around a block of text must not take that text out of the document."""
     ranked = sorted(regions, key=lambda r: -r.score)
-    kept: list[LayoutRegion] = []
+    kept: list[Region] = []
     for region in ranked:
         if any(other.kind != region.kind and _iou(region.box, other.box) >= params.duplicate_iou
                for other in kept):
@@ -276,6 +266,6 @@ def clean_overlaps(regions: list[LayoutRegion],
     return [r for i, r in enumerate(kept) if i not in dropped]
 
 
-def sort_top_down(regions: list[LayoutRegion]) -> list[LayoutRegion]:
+def sort_top_down(regions: list[Region]) -> list[Region]:
     """A stable order for callers and tests (reading order is its own stage)."""
     return sorted(regions, key=lambda r: (round(r.box.y0), round(r.box.x0)))

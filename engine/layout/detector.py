@@ -16,7 +16,6 @@ from engine.layout.decode import (
     CleanupParams,
     Detections,
     InputFrame,
-    LayoutRegion,
     clean_overlaps,
     decode_gfl,
     decode_yolo,
@@ -28,9 +27,9 @@ from engine.layout.decode import (
     to_regions,
 )
 from engine.models.sessions import ModelSession
-from engine.types import BlockKind
+from engine.types import BlockKind, Region
 
-__all__ = ["LayoutDetector", "LayoutModelKind", "LayoutParams", "LayoutRegion"]
+__all__ = ["LayoutDetector", "LayoutModelKind", "LayoutParams"]
 
 # YOLOv8 was trained on RGB scaled to [0, 1], letterboxed on grey (114).
 YOLO_INPUT_SIDE = 1024
@@ -146,7 +145,7 @@ class LayoutDetector:
         self._params = params or self._spec.params
         self.class_names = class_names_for(session.metadata, self._spec, model)
 
-    def detect(self, image_rgb: np.ndarray) -> list[LayoutRegion]:
+    def detect(self, image_rgb: np.ndarray) -> list[Region]:
         page_hw = image_rgb.shape[:2]
         tensor, frame = self._spec.prepare(image_rgb)
         outputs = self._session.run(tensor)

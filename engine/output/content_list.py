@@ -20,6 +20,11 @@ def _bbox(block: Block, page: PageResult) -> list[int]:
 def content_list(pages: list[PageResult] | tuple[PageResult, ...]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for page_idx, page in enumerate(pages):
+        # A page that failed or was read in part says so where its content would be; readers
+        # that know only MinerU's types pass over the unknown type.
+        items.extend({"type": "page_error", "page_idx": page_idx, "status": page.status.value,
+                      "stage": error.stage, "error": error.kind, "text": error.message}
+                     for error in page.errors)
         for block in page.blocks:
             entry = _entry(block)
             if entry is None:

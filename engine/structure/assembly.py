@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import order_blocks
-from engine.types import Block, BlockKind, Box, Line
+from engine.types import Block, BlockKind, Box, Line, Region
 
 # A line belongs to the region that holds most of it; below this share it belongs to none.
 MIN_LINE_SHARE = 0.5
@@ -19,30 +19,6 @@ KEEP_REGION_KIND = {BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.CAPTION
                     BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER, BlockKind.FOOTER,
                     BlockKind.CODE, BlockKind.LIST_ITEM}
 _SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
-
-
-@dataclass(frozen=True)
-class Region:
-    """A layout region as the structure stage needs it (kind, box, score)."""
-
-    kind: BlockKind
-    box: Box
-    score: float = 1.0
-
-
-@dataclass
-class RegionContent:
-    """What the model stages produced for one region, by region index."""
-
-    table_html: dict[int, str] = field(default_factory=dict)
-    latex: dict[int, str] = field(default_factory=dict)
-    latex_confidence: dict[int, float] = field(default_factory=dict)
-    image_paths: dict[int, str] = field(default_factory=dict)
-
-
-def line_share_in(line: Box, region: Box) -> float:
-    area = line.area
-    return line.intersection_area(region) / area if area > 0 else 0.0
 
 
 # A text region lying this much inside a larger text region is a fragment of it (the layout
@@ -64,15 +40,15 @@ def drop_nested_text(regions: list[Region]) -> list[Region]:
     return kept
 
 
-def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[list[Line]], list[Line]]:
-    """Lines per region (largest overlap wins; nested regions: the smaller one) and the lines
-    no region holds, which are kept as text of their own."""
+def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region], list[Line]]:
+    """The regions holding their lines (largest overlap wins; nested regions: the smaller one)
+    and the lines no region holds, which are kept as text of their own."""
     per_region: list[list[Line]] = [[] for _ in regions]
     leftover: list[Line] = []
     for line in lines:
         best, best_key = None, None
         for i, region in enumerate(regions):
-            share = line_share_in(line.box, region.box)
+            share = line.box.share_inside(region.box)
             if share < MIN_LINE_SHARE:
                 continue
             key = (round(share, 2), -region.box.area)
@@ -82,7 +58,7 @@ def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[list[Li
             leftover.append(line)
         else:
             per_region[best].append(line)
-    return per_region, leftover
+    return [replace(r, lines=tuple(held)) for r, held in zip(regions, per_region)], leftover
 
 
 def heading_level(kind: BlockKind, text: str) -> int:
@@ -95,19 +71,19 @@ def heading_level(kind: BlockKind, text: str) -> int:
     return 2
 
 
-def region_blocks(region: Region, lines: list[Line], index: int,
-                  content: RegionContent) -> list[Block]:
+def region_blocks(region: Region) -> list[Block]:
     """The blocks one region contributes, its text taken from the lines it holds."""
+    lines = list(region.lines)
     ordered = sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0))
     text = join_lines([ln.text for ln in ordered])
-    image = content.image_paths.get(index, "")
+    image = region.image_path
     if region.kind is BlockKind.TABLE:
         return [Block(BlockKind.TABLE, region.box, tuple(ordered), text, region.score,
-                      html=content.table_html.get(index, ""), image_path=image)]
+                      html=region.html, image_path=image)]
     if region.kind is BlockKind.FORMULA:
         return [Block(BlockKind.FORMULA, region.box, tuple(ordered), text, region.score,
-                      latex=content.latex.get(index, ""),
-                      latex_confidence=content.latex_confidence.get(index), image_path=image)]
+                      latex=region.latex, latex_confidence=region.latex_confidence,
+                      image_path=image)]
     if region.kind is BlockKind.FIGURE:
         # Text inside a figure (axis labels, callouts) stays with the figure in the JSON.
         return [Block(BlockKind.FIGURE, region.box, tuple(ordered), "", region.score,
@@ -197,28 +173,21 @@ def footnotes_last(blocks: list[Block]) -> list[Block]:
 PAGE_SIZED_FIGURE_SHARE = 0.5
 
 
-def assemble_page(lines: list[Line], regions: list[Region] | None,
-                  content: RegionContent | None = None,
+def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                   page_area: float | None = None) -> list[Block]:
     """Blocks of a page in reading order. Without layout regions: paragraphs by geometry."""
     if regions is None:
         return order_blocks(build_blocks(lines))
-    content = content or RegionContent()
-    kept = drop_nested_text(regions)
-    if len(kept) != len(regions):
-        # Region indices key the model results; keep them stable by blanking, not removing.
-        regions = [r if r in kept else Region(BlockKind.TEXT, Box(0, 0, 0, 0), 0.0)
-                   for r in regions]
-    per_region, leftover = assign_lines(lines, regions)
-    figure_area = sum(r.box.area for r in regions if r.kind is BlockKind.FIGURE)
+    held, leftover = assign_lines(lines, drop_nested_text(list(regions)))
+    figure_area = sum(r.box.area for r in held if r.kind is BlockKind.FIGURE)
     picture_page = bool(page_area) and figure_area >= PAGE_SIZED_FIGURE_SHARE * page_area
     blocks: list[Block] = []
-    for i, region in enumerate(regions):
+    for region in held:
         if region.kind is BlockKind.FIGURE and picture_page:
             # On a page that is mostly pictures (a poster, a cover, a photographed sign) the
             # words on the pictures are what the page says.
-            leftover.extend(per_region[i])
-            per_region[i] = []
-        blocks.extend(region_blocks(region, per_region[i], i, content))
+            leftover.extend(region.lines)
+            region = replace(region, lines=())
+        blocks.extend(region_blocks(region))
     blocks.extend(build_blocks(leftover))
     return footnotes_last(place_captions(label_captions(order_blocks(blocks))))

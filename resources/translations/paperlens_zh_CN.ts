@@ -734,12 +734,20 @@ Licence: {1}</source>
         <translation>已完成</translation>
     </message>
     <message>
+        <source>Partly done: page(s) {0} not read</source>
+        <translation>部分完成：第 {0} 页未能读取</translation>
+    </message>
+    <message>
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>Page {0} ({1}): {2}: {3}</source>
+        <translation>第 {0} 页（{1}）：{2}：{3}</translation>
     </message>
     <message>
         <source>Document</source>

@@ -18,11 +18,14 @@ from engine.formulas.model import padded_width, width_batches
 from engine.imaging import ink_bounds
 from engine.output.markdown import render_markdown
 from engine.options import ConvertOptions
-from engine.recipe import (PageWork, assemble_blocks, crop_figures, recognize_formula_image,
-                             recognize_formulas, render)
+from dataclasses import replace
+
+from engine.formulas.stage import recognize_formula_image, recognize_formulas
+from engine.input.stage import render
 from engine.models.sessions import GPU_FORMULA_BATCH, FormulaSessions
-from engine.structure.assembly import Region
-from engine.types import BlockKind, Box, Line
+from engine.page import PageState
+from engine.structure.stage import assemble_blocks, crop_figures
+from engine.types import BlockKind, Box, Line, PageError, Region, Status
 
 INK = (40, 30, 260, 70)  # x0, y0, x1, y1 of the dark bar drawn on every test image
 
@@ -68,12 +71,11 @@ def run_stages(path: Path, regions: list[Region], recognizer, **options):
     """Render the page, put `regions` on it, run the formula and assembly stages."""
     models = FakeModels(recognizer)
     with open_document(path) as document:
-        work = PageWork(document=document, page_number=1, options=ConvertOptions(**options),
-                        image_prefix="doc-p1")
-        render(work, models)
-        work.regions = list(regions)
+        work = PageState(document=document, page_number=1, options=ConvertOptions(**options),
+                         image_prefix="doc-p1")
+        work = replace(render(work, models), regions=tuple(regions))
         for stage in (recognize_formula_image, recognize_formulas, crop_figures, assemble_blocks):
-            stage(work, models)
+            work = stage(work, models)
     page = work.result()
     return work, page, render_markdown([page]), content_list([page])
 
@@ -87,7 +89,7 @@ def test_a_confident_reading_becomes_display_latex_only(tmp_path):
     work, page, markdown, items = run_stages(image_file(tmp_path), [formula_region()],
                                              FakeRecognizer(reading))
     assert markdown == "$$\nx ^ { 2 } + 1\n$$\n"
-    assert work.crops == {} and UNAVAILABLE_WARNING not in page.warnings
+    assert work.crops == () and page.status is Status.OK
     [block] = page.blocks
     assert (block.latex, block.latex_confidence, block.image_path) == ("x ^ { 2 } + 1", 0.93, "")
     assert items[0]["type"] == "equation" and items[0]["confidence"] == 0.93
@@ -100,7 +102,7 @@ def test_a_low_confidence_reading_keeps_the_formula_image_beside_the_latex(tmp_p
     image = "images/doc-p1-formula1.png"
     assert markdown.startswith("$$\nx ^ { 2 } + 1\n$$\n\n![formula](images/doc-p1-formula1.png)\n")
     assert "confidence 0.42" in markdown
-    assert list(work.crops) == [image]
+    assert [path for path, _ in work.crops] == [image]
     assert {k: items[0][k] for k in ("type", "text", "text_format", "img_path", "confidence")} == {
         "type": "equation", "text": "x ^ { 2 } + 1", "text_format": "latex", "img_path": image,
         "confidence": 0.42}
@@ -117,13 +119,14 @@ def test_no_reading_keeps_the_image_fallback_without_a_warning(tmp_path):
                                              FakeRecognizer(None))
     assert markdown == "![formula](images/doc-p1-formula1.png)\n"
     assert items[0]["text_format"] == "ocr" and "confidence" not in items[0]
-    assert UNAVAILABLE_WARNING not in page.warnings
+    assert page.status is Status.OK and page.errors == ()
 
 
 def test_without_a_formula_model_the_image_is_kept_and_the_page_says_why(tmp_path):
     work, page, markdown, _ = run_stages(image_file(tmp_path), [formula_region()], None)
     assert markdown == "![formula](images/doc-p1-formula1.png)\n"
-    assert UNAVAILABLE_WARNING in page.warnings
+    assert page.status is Status.PARTIAL
+    assert page.errors == (PageError("formula", "ModelUnavailable", UNAVAILABLE_WARNING),)
 
 
 # ----------------------------------------------------------------- a formula image as input
@@ -150,7 +153,7 @@ def test_an_image_of_one_formula_is_read_as_one_whatever_the_layout_called_it(tm
 ])
 def test_an_image_that_is_not_clearly_one_formula_is_left_alone(tmp_path, reading):
     work, page, markdown, _ = run_stages(image_file(tmp_path), [], FakeRecognizer(reading))
-    assert work.regions == [] and "$$" not in markdown
+    assert work.regions == () and "$$" not in markdown
 
 
 @pytest.mark.parametrize("layout", [
@@ -160,7 +163,7 @@ def test_an_image_that_is_not_clearly_one_formula_is_left_alone(tmp_path, readin
 def test_tables_and_pages_of_several_blocks_are_not_tried_as_a_formula(tmp_path, layout):
     recognizer = FakeRecognizer(MATH)
     work, _, _, _ = run_stages(image_file(tmp_path), layout, recognizer)
-    assert work.regions == layout and recognizer.crops == []
+    assert work.regions == tuple(layout) and recognizer.crops == []
 
 
 def test_an_image_of_prose_is_not_read_as_a_formula(tmp_path):
@@ -170,26 +173,26 @@ def test_an_image_of_prose_is_not_read_as_a_formula(tmp_path):
     models = FakeModels(recognizer)
     prose = "The quick brown foxes jumped over several lazy sleeping dogs again"
     with open_document(image_file(tmp_path)) as document:
-        work = PageWork(document=document, page_number=1, options=ConvertOptions(),
-                        image_prefix="doc-p1")
-        render(work, models)
-        work.regions = [Region(BlockKind.TEXT, Box(35, 25, 265, 75), 0.9)]
-        work.lines = [Line(prose, Box(35, 25, 265, 45)), Line(prose, Box(35, 50, 265, 70))]
-        recognize_formula_image(work, models)
-        assert recognizer.crops == [] and work.regions[0].kind is BlockKind.TEXT
-        work.lines = [Line("读取文档", Box(35, 25, 265, 45))]  # one short Chinese line
-        recognize_formula_image(work, models)
+        work = PageState(document=document, page_number=1, options=ConvertOptions(),
+                         image_prefix="doc-p1")
+        work = replace(render(work, models),
+                       regions=(Region(BlockKind.TEXT, Box(35, 25, 265, 75), 0.9),))
+        lines = (Line(prose, Box(35, 25, 265, 45)), Line(prose, Box(35, 50, 265, 70)))
+        read = recognize_formula_image(replace(work, lines=lines), models)
+        assert recognizer.crops == [] and read.regions[0].kind is BlockKind.TEXT
+        chinese = (Line("读取文档", Box(35, 25, 265, 45)),)  # one short Chinese line
+        recognize_formula_image(replace(work, lines=chinese), models)
         assert recognizer.crops == []
         # The same region with a short formula-like OCR line is tried.
-        work.lines = [Line("E = mc2", Box(35, 25, 265, 45))]
-        recognize_formula_image(work, models)
+        formula = (Line("E = mc2", Box(35, 25, 265, 45)),)
+        recognize_formula_image(replace(work, lines=formula), models)
     assert len(recognizer.crops) == 1
 
 
 def test_a_pdf_page_is_never_taken_for_a_formula_image(tmp_path):
     recognizer = FakeRecognizer(MATH)
     work, _, _, _ = run_stages(pdf_file(tmp_path), [], recognizer)
-    assert work.regions == [] and recognizer.crops == []
+    assert work.regions == () and recognizer.crops == []
 
 
 def test_the_formula_image_option_takes_any_image_input_as_one_formula(tmp_path):

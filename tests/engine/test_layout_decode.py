@@ -25,7 +25,6 @@ from engine.layout.decode import (
     CleanupParams,
     Detections,
     InputFrame,
-    LayoutRegion,
     anchor_centers,
     clean_overlaps,
     decode_gfl,
@@ -37,7 +36,7 @@ from engine.layout.decode import (
     parse_class_names,
     to_page,
 )
-from engine.types import BlockKind, Box
+from engine.types import BlockKind, Box, Region
 
 MANIFEST = Path(__file__).resolve().parents[2] / "resources" / "models.json"
 DOCLAYNET_NAMES = ["Caption", "Footnote", "Formula", "List-item", "Page-footer", "Page-header",
@@ -75,8 +74,8 @@ def cxcywh(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, fl
 
 
 def region(kind: BlockKind, box: tuple[float, float, float, float],
-           score: float = 0.9) -> LayoutRegion:
-    return LayoutRegion(kind=kind, box=Box(*box), score=score, label=kind.value)
+           score: float = 0.9) -> Region:
+    return Region(kind=kind, box=Box(*box), score=score, label=kind.value)
 
 
 # --- YOLOv8 decoding and letterbox inversion -------------------------------------------------

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from engine.input.document import open_document
-from engine.layout.detector import LayoutDetector, LayoutModelKind, LayoutRegion
-from engine.types import BlockKind
+from engine.layout.detector import LayoutDetector, LayoutModelKind
+from engine.types import BlockKind, Region
 
 pytestmark = pytest.mark.model
 
@@ -31,7 +31,7 @@ def render_pdf(path: Path) -> np.ndarray:
         return document.render(1, 200, 4000).image
 
 
-def check_in_page(regions: list[LayoutRegion], image: np.ndarray) -> None:
+def check_in_page(regions: list[Region], image: np.ndarray) -> None:
     height, width = image.shape[:2]
     for region in regions:
         box = region.box
@@ -39,7 +39,7 @@ def check_in_page(regions: list[LayoutRegion], image: np.ndarray) -> None:
         assert 0 < region.score <= 1
 
 
-def of_kind(regions: list[LayoutRegion], *kinds: BlockKind) -> list[LayoutRegion]:
+def of_kind(regions: list[Region], *kinds: BlockKind) -> list[Region]:
     return [r for r in regions if r.kind in kinds]
 
 

@@ -4,9 +4,10 @@ import numpy as np
 
 from engine.formulas.reading import FormulaReading
 from engine.formulas.loose_lines import display_lines, is_math_line, is_piece, math_groups
-from engine.recipe import find_math_lines
-from engine.structure.assembly import Region, RegionContent
-from engine.types import BlockKind, Box, Line
+from engine.formulas.stage import find_math_lines
+from engine.options import ConvertOptions
+from engine.page import PageState
+from engine.types import BlockKind, Box, Line, Region
 
 
 def line(text, x0, y0, x1, y1):
@@ -59,13 +60,8 @@ class FakeModels:
         return self.recognizer
 
 
-class FakeWork:
-    """The parts of PageWork the stage touches."""
-
-    def __init__(self, lines, regions):
-        self.lines, self.regions = lines, regions
-        self.content = RegionContent()
-        self.kept: list[int] = []
+class FakePage(PageState):
+    """A page whose crops are black boxes of the asked size, and whose margins are zero."""
 
     def crop(self, box):
         return np.zeros((int(box.y1 - box.y0), int(box.x1 - box.x0), 3), np.uint8)
@@ -73,25 +69,27 @@ class FakeWork:
     def crop_bounds(self, box):
         return int(box.x0), int(box.y0), int(box.x1), int(box.y1)
 
-    def keep_crop(self, index, kind, box):
-        self.kept.append(index)
+
+def FakeWork(lines, regions, kind=FakePage):
+    return kind(document=None, page_number=1, options=ConvertOptions(),
+                image=np.full((1400, 1400, 3), 255, np.uint8), lines=tuple(lines),
+                regions=None if regions is None else tuple(regions))
 
 
 def test_a_confident_math_reading_becomes_a_formula_region():
     latex = "\\int _ { a } ^ { b } f ( x ) d x = F ( b ) - F ( a )"
     work = FakeWork(INTEGRAL + PROSE, [Region(BlockKind.TEXT, Box(200, 1120, 1000, 1280))])
-    find_math_lines(work, FakeModels(FakeRecognizer(FormulaReading(latex, 0.95, 20))))
+    work = find_math_lines(work, FakeModels(FakeRecognizer(FormulaReading(latex, 0.95, 20))))
     assert [r.kind for r in work.regions] == [BlockKind.TEXT, BlockKind.FORMULA]
     assert work.regions[1].box == Box(427.0, 962.0, 825.0, 1072.0)
-    assert work.content.latex == {1: latex} and work.kept == []
+    assert [r.latex for r in work.regions] == ["", latex] and work.crops == ()
 
 
 def test_doubtful_or_textual_readings_leave_the_lines_as_text():
     for reading in (FormulaReading("x = 1", 0.5, 3), FormulaReading("\\text { a b }", 0.95, 5),
                     None):
-        work = FakeWork(INTEGRAL, [])
-        find_math_lines(work, FakeModels(FakeRecognizer(reading)))
-        assert work.regions == [] and work.content.latex == {}
+        work = find_math_lines(FakeWork(INTEGRAL, []), FakeModels(FakeRecognizer(reading)))
+        assert work.regions == ()
 
 
 def test_no_layout_or_no_math_costs_no_reading():
@@ -124,12 +122,11 @@ def test_a_group_of_one_line_stays_whole():
 
 
 def test_two_stacked_equations_become_two_formula_regions():
-    class TwoLineWork(FakeWork):
+    class TwoLinePage(FakePage):
         def crop(self, box):
             return two_equations(int(box.y1 - box.y0), int(box.x1 - box.x0))
 
-    work = TwoLineWork(INTEGRAL, [])
     recognizer = FakeRecognizer(FormulaReading("x = 1", 0.95, 3))
-    find_math_lines(work, FakeModels(recognizer))
+    work = find_math_lines(FakeWork(INTEGRAL, [], TwoLinePage), FakeModels(recognizer))
     assert [r.kind for r in work.regions] == [BlockKind.FORMULA, BlockKind.FORMULA]
     assert work.regions[0].box.y1 <= work.regions[1].box.y0

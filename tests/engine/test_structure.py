@@ -1,8 +1,7 @@
 """Page structure: lines assigned to regions, captions beside their objects, footnotes last."""
 
-from engine.structure.assembly import (Region, RegionContent, assemble_page, assign_lines, heading_level,
-                              place_captions)
-from engine.types import Block, BlockKind, Box, Line
+from engine.structure.assembly import assemble_page, assign_lines, heading_level, place_captions
+from engine.types import Block, BlockKind, Box, Line, Region
 
 
 def line(text, x0, y0, x1, y1, size=10.0):
@@ -15,16 +14,17 @@ def test_lines_go_to_the_region_holding_most_of_them_and_the_rest_are_kept():
     inside_table = line("beta", 5, 70, 50, 80)
     straddling = line("gamma", 5, 45, 90, 65)  # half in each: below the share needed
     outside = line("delta", 200, 200, 260, 210)
-    per_region, leftover = assign_lines([inside_text, inside_table, straddling, outside], regions)
-    assert per_region == [[inside_text], [inside_table]]
+    held, leftover = assign_lines([inside_text, inside_table, straddling, outside], regions)
+    assert [r.lines for r in held] == [(inside_text,), (inside_table,)]
+    assert [(r.kind, r.box) for r in held] == [(r.kind, r.box) for r in regions]
     assert leftover == [straddling, outside]
 
 
 def test_nested_regions_give_the_line_to_the_smaller_one():
     regions = [Region(BlockKind.TEXT, Box(0, 0, 500, 500)), Region(BlockKind.CAPTION, Box(0, 0, 120, 30))]
     caption_line = line("Figure 1. A cat.", 2, 2, 110, 20)
-    per_region, _ = assign_lines([caption_line], regions)
-    assert per_region == [[], [caption_line]]
+    held, _ = assign_lines([caption_line], regions)
+    assert [r.lines for r in held] == [(), (caption_line,)]
 
 
 def test_text_outside_every_region_is_never_dropped():
@@ -65,12 +65,12 @@ def test_footnotes_go_to_the_end_of_the_page():
 
 
 def test_model_results_land_on_their_blocks():
-    regions = [Region(BlockKind.TABLE, Box(0, 0, 100, 100)), Region(BlockKind.FORMULA, Box(0, 120, 100, 150)),
-               Region(BlockKind.FIGURE, Box(0, 200, 100, 300))]
-    content = RegionContent(table_html={0: "<table><tr><td>1</td></tr></table>"},
-                            image_paths={1: "images/p1-formula2.png", 2: "images/p1-figure3.png"})
+    regions = [Region(BlockKind.TABLE, Box(0, 0, 100, 100),
+                      html="<table><tr><td>1</td></tr></table>"),
+               Region(BlockKind.FORMULA, Box(0, 120, 100, 150), image_path="images/p1-formula2.png"),
+               Region(BlockKind.FIGURE, Box(0, 200, 100, 300), image_path="images/p1-figure3.png")]
     blocks = assemble_page([line("x = 1", 5, 125, 60, 140), line("label", 10, 210, 40, 220)],
-                           regions, content, page_area=1000 * 1000)
+                           regions, page_area=1000 * 1000)
     by_kind = {b.kind: b for b in blocks}
     assert by_kind[BlockKind.TABLE].html.startswith("<table>")
     assert by_kind[BlockKind.FORMULA].image_path == "images/p1-formula2.png"
@@ -94,10 +94,11 @@ def test_heading_levels_follow_section_numbers():
 
 def test_text_that_starts_like_a_caption_next_to_a_table_is_its_caption():
     regions = [Region(BlockKind.TEXT, Box(0, 0, 190, 200)), Region(BlockKind.TEXT, Box(210, 0, 400, 200)),
-               Region(BlockKind.TEXT, Box(0, 220, 150, 232)), Region(BlockKind.TABLE, Box(0, 236, 400, 300))]
+               Region(BlockKind.TEXT, Box(0, 220, 150, 232)),
+               Region(BlockKind.TABLE, Box(0, 236, 400, 300), html="<table></table>")]
     lines = [line("left column", 5, 5, 180, 15), line("right column", 215, 5, 390, 15),
              line("Table 1. Yields per field.", 2, 221, 140, 231)]
-    blocks = assemble_page(lines, regions, RegionContent(table_html={3: "<table></table>"}))
+    blocks = assemble_page(lines, regions)
     assert [(b.kind, b.text) for b in blocks] == [
         (BlockKind.TEXT, "left column"), (BlockKind.TEXT, "right column"),
         (BlockKind.CAPTION, "Table 1. Yields per field."), (BlockKind.TABLE, "")]

@@ -141,3 +141,32 @@ def test_password_prompt_refused_fails_the_document(qtbot, engine_window, tmp_pa
     [job] = window.controller.model.jobs
     qtbot.waitUntil(lambda: job.state is JobState.FAILED, timeout=60_000)
     assert "encrypted" in job.message
+
+
+def test_a_page_that_fails_marks_the_document_partial_and_says_why(qtbot, engine_window,
+                                                                   tmp_path, monkeypatch):
+    from engine import recipe
+    from gui.queue_model import QueueModel
+    from gui_samples import write_text_pdf
+
+    def layout_failing_on_page_2(original):
+        def stage(page, models):
+            if page.page_number == 2:
+                raise RuntimeError("injected layout fault")
+            return original(page, models)
+        return stage
+
+    monkeypatch.setattr(recipe, "PAGE_STAGES", tuple(
+        (name, layout_failing_on_page_2(fn) if name == "layout" else fn)
+        for name, fn in recipe.PAGE_STAGES))
+    window = engine_window
+    with qtbot.waitSignal(window.controller.jobFinished, timeout=120_000):
+        drop_files(window.drop_area, [write_text_pdf(tmp_path / "three.pdf", pages=3)])
+    [job] = window.controller.model.jobs
+    assert job.state is JobState.PARTIAL, job.message
+    model = window.controller.model
+    row = model.index(0, QueueModel.STATUS)
+    assert model.data(row) == "Partly done: page(s) 2 not read"
+    tip = model.data(row, Qt.ItemDataRole.ToolTipRole)
+    assert "Page 2 (layout): RuntimeError: injected layout fault" in tip
+    assert job.markdown_path is not None and job.markdown_path.is_file()

@@ -1,0 +1,114 @@
+"""The formula page stages: an image input that is one formula, loose math lines the layout
+model left as text, and the LaTeX of every formula region."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from engine.formulas.loose_lines import display_lines, math_groups
+from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
+from engine.imaging import ink_bounds
+from engine.page import PageState, keep_crop, regions_of
+from engine.types import BlockKind, Box, Line, PageError, Region
+
+
+def recognize_formula_image(page: PageState, models) -> PageState:
+    """An image input that is one formula (a crop, a screenshot: what pix2tex is given) becomes
+    one formula region around its ink.
+
+    Layout models trained on pages label such images at random (formula, heading, figure or
+    nothing), so this looks at what the formula model makes of the ink instead. It is taken as a
+    formula when the layout found at most one region, no table or formula among them, and the
+    reading is confident (not `low_confidence`) and holds math, not just styled text: the model
+    also reads text lines, sometimes confidently. `ConvertOptions.formula_image` takes any image
+    input as one formula."""
+    forced = page.options.formula_image
+    if page.document.kind.is_paged or (not forced and not _may_be_formula_image(page.regions,
+                                                                                 page.lines)):
+        return page
+    bounds = ink_bounds(page.image)
+    recognizer = models.formula_recognizer()
+    if bounds is None or recognizer is None:
+        return page
+    box = Box(*map(float, bounds))
+    reading = recognizer.read([page.crop(box)])[0]
+    looks_like_formula = (reading is not None and not reading.low_confidence
+                          and looks_like_math(reading.latex))
+    if reading is None or not (forced or looks_like_formula):
+        return page
+    regions = [Region(BlockKind.FORMULA, box, reading.confidence)]
+    page = keep_reading(page, regions, 0, reading)
+    return replace(page, regions=tuple(regions))
+
+
+FORMULA_IMAGE_MAX_LINES = 8
+FORMULA_IMAGE_MAX_WORDS = 5
+_WORD = re.compile(r"[^\W\d_]{4,}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _may_be_formula_image(regions: tuple[Region, ...] | None, lines: tuple[Line, ...]) -> bool:
+    """Layout ran and found at most one region, and no table or formula; and the OCR text is not
+    prose (a scanned page of text is one layout region too, and reading its whole ink as a
+    formula costs a third of a second for nothing). Chinese, Japanese or Korean text is never
+    a formula."""
+    if regions is None or len(regions) > 1 or any(
+            r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions):
+        return False
+    if any(_CJK.search(line.text) for line in lines):
+        return False
+    words = sum(len(_WORD.findall(line.text)) for line in lines)
+    return len(lines) <= FORMULA_IMAGE_MAX_LINES and words <= FORMULA_IMAGE_MAX_WORDS
+
+
+def find_math_lines(page: PageState, models) -> PageState:
+    """Display formulas the layout model left as loose lines become formula regions, when the
+    formula model reads them confidently as math (engine/formulas/loose_lines.py). A group whose
+    ink falls into separate lines (two equations one above the other) is one region per line."""
+    if page.regions is None or not page.lines:
+        return page
+    boxes = [line for group in math_groups(list(page.lines), [r.box for r in page.regions])
+             for line in display_lines(group, page.crop(group), page.crop_bounds(group)[:2])]
+    recognizer = models.formula_recognizer() if boxes else None
+    if recognizer is None:
+        return page
+    regions = list(page.regions)
+    for box, reading in zip(boxes, recognizer.read([page.crop(box) for box in boxes])):
+        if reading is None or reading.low_confidence or not looks_like_math(reading.latex):
+            continue
+        regions.append(Region(BlockKind.FORMULA, box, reading.confidence))
+        page = keep_reading(page, regions, len(regions) - 1, reading)
+    return replace(page, regions=tuple(regions))
+
+
+def recognize_formulas(page: PageState, models) -> PageState:
+    """LaTeX for every formula region not read yet. Without a formula model the formulas are
+    kept as images and the page is partial."""
+    formulas = [i for i in regions_of(page, BlockKind.FORMULA) if not page.regions[i].latex]
+    if not formulas:
+        return page
+    recognizer = models.formula_recognizer()
+    readings: list[FormulaReading | None] = [None] * len(formulas)
+    if recognizer is None:
+        page = replace(page, errors=page.errors + (
+            PageError("formula", "ModelUnavailable", UNAVAILABLE_WARNING),))
+    else:
+        readings = recognizer.read([page.crop(page.regions[i].box) for i in formulas])
+    regions = list(page.regions)
+    for i, reading in zip(formulas, readings):
+        page = keep_reading(page, regions, i, reading)
+    return replace(page, regions=tuple(regions))
+
+
+def keep_reading(page: PageState, regions: list[Region], index: int,
+                 reading: FormulaReading | None) -> PageState:
+    """A formula region's LaTeX (replaced in `regions`), and its image too when there is no
+    LaTeX or it is doubtful: a formula is never lost, and a doubtful reading can be checked
+    against the original."""
+    if reading is not None:
+        regions[index] = replace(regions[index], latex=reading.latex,
+                                 latex_confidence=reading.confidence)
+    if reading is None or reading.low_confidence:
+        page = keep_crop(page, regions, index)
+    return page

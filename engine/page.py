@@ -1,0 +1,99 @@
+"""What is known about one page while its stages run: a frozen value each stage returns anew.
+
+A stage is `stage(page, models) -> page`: it reads what earlier stages left and returns a copy
+with its own results added (`dataclasses.replace`). Results travel on the regions
+(`engine.types.Region`), so no stage keeps results in a side table or rewrites another stage's
+list in place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+import numpy as np
+
+from engine.input.document import Document
+from engine.options import ConvertOptions
+from engine.types import (Block, BlockKind, Box, Line, PageError, PageResult, Region, Status,
+                          TextSource)
+
+# Crops get a little margin so strokes on the region's edge are not cut.
+CROP_MARGIN_PX = 4
+
+
+@dataclass(frozen=True)
+class PageState:
+    document: Document
+    page_number: int
+    options: ConvertOptions
+    image_prefix: str = "page"
+    """Crops are written as images/<image_prefix>-<kind><n>.png."""
+    image: np.ndarray | None = None
+    dpi: float = 0.0
+    scale: float = 1.0
+    """Pixels of `image` per PDF point / 72 dpi unit of the source page."""
+    rotation: int = 0
+    """Degrees (clockwise) the rendered page was turned before analysis."""
+    text_source: TextSource = TextSource.OCR
+    text_source_reason: str = ""
+    lines: tuple[Line, ...] = ()
+    regions: tuple[Region, ...] | None = None
+    """Layout regions and what the model stages made of them; None when layout is off."""
+    blocks: tuple[Block, ...] = ()
+    crops: tuple[tuple[str, np.ndarray], ...] = ()
+    """Images to write next to the Markdown: (path relative to it, pixels)."""
+    warnings: tuple[str, ...] = ()
+    errors: tuple[PageError, ...] = ()
+    timings_s: dict[str, float] = field(default_factory=dict)
+
+    def warn(self, message: str) -> "PageState":
+        return replace(self, warnings=self.warnings + (message,))
+
+    def crop_bounds(self, box: Box) -> tuple[int, int, int, int]:
+        """The pixels `crop` takes for a box: x0, y0, x1, y1 with a small margin, on the page."""
+        height, width = self.image.shape[:2]
+        x0 = max(0, int(box.x0) - CROP_MARGIN_PX)
+        y0 = max(0, int(box.y0) - CROP_MARGIN_PX)
+        x1 = min(width, int(np.ceil(box.x1)) + CROP_MARGIN_PX)
+        y1 = min(height, int(np.ceil(box.y1)) + CROP_MARGIN_PX)
+        return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)
+
+    def crop(self, box: Box) -> np.ndarray:
+        x0, y0, x1, y1 = self.crop_bounds(box)
+        return np.ascontiguousarray(self.image[y0:y1, x0:x1])
+
+    def region_lines(self, box: Box) -> list[Line]:
+        """Lines mostly inside `box`, moved into the coordinates of its crop."""
+        ox = max(0, int(box.x0) - CROP_MARGIN_PX)
+        oy = max(0, int(box.y0) - CROP_MARGIN_PX)
+        return [replace(line, box=Box(line.box.x0 - ox, line.box.y0 - oy, line.box.x1 - ox,
+                                      line.box.y1 - oy))
+                for line in self.lines if line.box.share_inside(box) >= 0.5]
+
+    def result(self, failed: bool = False) -> PageResult:
+        """The page for exporters: failed when a stage raised, partial when a stage recorded an
+        error and went on, else ok."""
+        height, width = self.image.shape[:2] if self.image is not None else (0, 0)
+        status = Status.FAILED if failed else Status.PARTIAL if self.errors else Status.OK
+        return PageResult(page_number=self.page_number, width=width, height=height, dpi=self.dpi,
+                          text_source=self.text_source, text_source_reason=self.text_source_reason,
+                          blocks=self.blocks, rotation=self.rotation, warnings=self.warnings,
+                          timings_s=dict(self.timings_s), status=status, errors=self.errors)
+
+
+def keep_crop(page: PageState, regions: list[Region], index: int) -> PageState:
+    """Region `index` keeps its crop as an image beside the Markdown: the crop is added to the
+    page's images and the region (replaced in `regions`) names its path."""
+    region = regions[index]
+    path = f"images/{page.image_prefix}-{region.kind.value}{index + 1}.png"
+    regions[index] = replace(region, image_path=path)
+    return replace(page, crops=page.crops + ((path, page.crop(region.box)),))
+
+
+def regions_of(page: PageState, kind: BlockKind) -> list[int]:
+    """Indices of the page's regions of one kind."""
+    return [i for i, r in enumerate(page.regions or ()) if r.kind is kind]
+
+
+Stage = Callable[[PageState, "object"], PageState]
+"""A page stage: (page, models) -> the page with this stage's results."""

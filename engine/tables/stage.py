@@ -1,0 +1,25 @@
+"""The table page stage: each table region's structure and cells, or its image when unparsable."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.page import PageState, keep_crop, regions_of
+from engine.types import BlockKind
+
+
+def recognize_tables(page: PageState, models) -> PageState:
+    tables = regions_of(page, BlockKind.TABLE)
+    if not tables:
+        return page
+    recognizer = models.table_recognizer()
+    regions = list(page.regions)
+    for i in tables:
+        box = regions[i].box
+        result = recognizer.recognize(page.crop(box), page.region_lines(box))
+        if result.ok:
+            regions[i] = replace(regions[i], html=result.html)
+        else:
+            page = keep_crop(page, regions, i).warn(
+                f"a table could not be parsed ({result.reason}); kept as an image with its text")
+    return replace(page, regions=tuple(regions))

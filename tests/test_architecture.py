@@ -1,0 +1,122 @@
+"""The shape of the code: no import circles, modules small enough to read, each module
+importable on its own."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "gui", "settings")
+MAX_LINES = 400
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            found[name] = path
+    return found
+
+
+def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """Project modules `name` imports anywhere in its file (type-checking and lazy imports
+    included: a circle drawn only at run time is still a circle)."""
+    found = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            # `from pkg import module` depends on the module; `from pkg import name` on pkg.
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in known else base
+                       for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            # `import engine.models.store` depends on engine.models.store, not on its parents'
+            # faces, which only hand names on.
+            if target in known and target != name:
+                found.add(target)
+    return found
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circles():
+    known = modules()
+    graph = {name: imports_of(name, path, known) for name, path in known.items()}
+    assert circles(graph) == []
+
+
+def test_the_circle_check_finds_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_module_is_too_long_to_read():
+    long = {name: n for name, path in modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_module_imports_first_in_a_fresh_interpreter(package):
+    """Every module of the package imported as the first one in its own interpreter: a module
+    that works only when another was imported before it fails here."""
+    names = [n for n in modules() if n.split(".")[0] == package]
+    script = ("import importlib, subprocess, sys\n"
+              "failed = []\n"
+              "for name in sys.argv[1:]:\n"
+              "    r = subprocess.run([sys.executable, '-c', f'import {name}'],\n"
+              "                       capture_output=True, text=True)\n"
+              "    if r.returncode:\n"
+              "        failed.append(name + ': ' + r.stderr.strip().splitlines()[-1])\n"
+              "print('\\n'.join(failed))\n"
+              "sys.exit(1 if failed else 0)\n")
+    result = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600,
+                            env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stdout + result.stderr
