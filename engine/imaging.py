@@ -39,6 +39,25 @@ def to_chw_normalized(image: np.ndarray, mean: tuple[float, float, float],
     return out
 
 
+IMAGENET_MEAN = (0.485, 0.456, 0.406)
+IMAGENET_STD = (0.229, 0.224, 0.225)
+"""ImageNet channel statistics on 0..1 values: the text detector, the PicoDet layout model and
+the table model were trained with them."""
+SIGNED_MEAN = (0.5, 0.5, 0.5)
+SIGNED_STD = (0.5, 0.5, 0.5)
+"""(x/255 - 0.5) / 0.5 maps 0..255 to [-1, 1]: the text direction and recognition models' input."""
+
+
+def to_chw_imagenet(image: np.ndarray) -> np.ndarray:
+    """HWC uint8 -> CHW float32 normalised with the ImageNet statistics."""
+    return to_chw_normalized(image, IMAGENET_MEAN, IMAGENET_STD)
+
+
+def to_chw_signed(image: np.ndarray) -> np.ndarray:
+    """HWC uint8 -> CHW float32 in [-1, 1] (x * 2/255 - 1)."""
+    return to_chw_normalized(image, SIGNED_MEAN, SIGNED_STD)
+
+
 def order_quad(points: np.ndarray) -> np.ndarray:
     """Four points in clockwise order starting top-left (image coordinates, y down)."""
     pts = np.asarray(points, dtype=np.float32).reshape(4, 2)
@@ -123,17 +142,54 @@ def pad_on_white(image: np.ndarray, factor: float) -> tuple[np.ndarray, int, int
     return canvas, x, y
 
 
-def ink_bounds(image: np.ndarray, min_contrast: float = 40.0) -> tuple[int, int, int, int] | None:
-    """(x0, y0, x1, y1), ends exclusive, of the pixels clearly darker than the paper (the 90th
-    percentile of brightness); None for an image without such contrast (blank)."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(image[..., :3]),
-                                                      cv2.COLOR_RGB2GRAY)
-    step = max(1, max(grey.shape) // 1024)  # the paper level needs no more than a sample
+MIN_INK_CONTRAST = 40.0
+"""Paper and darkest ink closer than this (grey levels) is a blank image: no ink at all."""
+INK_LEVEL = 0.3
+"""A pixel is ink when it lies this far (0 paper .. 1 darkest ink) from the paper to the ink."""
+
+
+def grey_levels(image: np.ndarray) -> np.ndarray:
+    """RGB(A) or grey image -> one grey channel (the grey image itself)."""
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
+
+
+def paper_and_ink(grey: np.ndarray, min_contrast: float = MIN_INK_CONTRAST,
+                  step: int = 1) -> tuple[float, float] | None:
+    """The paper level (the 90th percentile of brightness, over every `step`-th row and column)
+    and the darkest ink (the darkest pixel); None when they are less than `min_contrast` apart."""
     paper = float(np.percentile(grey[::step, ::step], 90))
     dark = float(grey.min())
     if paper - dark < min_contrast:
         return None
-    ink = grey < paper - 0.3 * (paper - dark)
+    return paper, dark
+
+
+def ink_map(image: np.ndarray | None, min_contrast: float = MIN_INK_CONTRAST) -> np.ndarray | None:
+    """RGB or grey image -> float32 ink in 0..1 (ink bright), contrast stretched between the
+    paper and the darkest ink; None for an empty or blank image."""
+    if image is None or image.size == 0:
+        return None
+    grey = grey_levels(image).astype(np.float32)
+    levels = paper_and_ink(grey, min_contrast)
+    if levels is None:
+        return None
+    paper, dark = levels
+    return np.clip((paper - grey) / (paper - dark), 0.0, 1.0)
+
+
+def ink_bounds(image: np.ndarray, min_contrast: float = MIN_INK_CONTRAST
+               ) -> tuple[int, int, int, int] | None:
+    """(x0, y0, x1, y1), ends exclusive, of the ink (`INK_LEVEL`, as in `ink_map`); None for a
+    blank image. Works on whole pages: no float copy, and the paper level from a sample."""
+    grey = grey_levels(image)
+    step = max(1, max(grey.shape) // 1024)  # the paper level needs no more than a sample
+    levels = paper_and_ink(grey, min_contrast, step)
+    if levels is None:
+        return None
+    paper, dark = levels
+    ink = grey < paper - INK_LEVEL * (paper - dark)
     rows = np.flatnonzero(ink.any(axis=1))
     cols = np.flatnonzero(ink.any(axis=0))
     return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1

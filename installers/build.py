@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deb_package import build_deb, deb_path
-from portable_archive import build_tarball, sha256_of, tarball_path
+from portable_archive import build_tarball, tarball_path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from engine.models.sources import sha256_file  # noqa: E402  (standard library only)
+
 INSTALLERS = ROOT / "installers"
 CONSTRAINTS = INSTALLERS / "constraints.txt"
 SPEC = INSTALLERS / "linux" / "paperlens.spec"
@@ -119,7 +122,7 @@ def prepare_venv(build: Build) -> Path:
     """The build venv, made anew whenever the constraints change; Paperlens reinstalled each time."""
     python = VENV / "bin" / "python"
     stamp = VENV / ".constraints.sha256"
-    wanted = sha256_of(CONSTRAINTS)
+    wanted = sha256_file(CONSTRAINTS)
     if not python.exists() or not stamp.exists() or stamp.read_text().strip() != wanted:
         step(f"build venv {VENV} from {CONSTRAINTS.name}")
         shutil.rmtree(VENV, ignore_errors=True)
@@ -268,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     step("archives")
     artefacts = [build_tarball(frozen, DIST, build.version, build.epoch),
                  build_deb(frozen, DIST, WORK / "deb", INSTALLERS / "linux", build.version, build.epoch)]
-    sums = "".join(f"{sha256_of(path)}  {path.name}\n" for path in artefacts)
+    sums = "".join(f"{sha256_file(path)}  {path.name}\n" for path in artefacts)
     (DIST / "SHA256SUMS").write_text(sums, encoding="utf-8")
     for path in artefacts:
         print(f"{path.stat().st_size / 2**20:8.1f} MiB  {path.relative_to(ROOT)}")

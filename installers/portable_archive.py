@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from pathlib import Path
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def normalise(folder: Path, epoch: int) -> None:

@@ -11,7 +11,6 @@ from settings.schema import (
     Origin,
     OutputSettings,
     Settings,
-    SmallBackend,
     TableFormat,
     UiSettings,
 )
@@ -29,7 +28,6 @@ __all__ = [
     "Settings",
     "SettingsError",
     "SettingsStore",
-    "SmallBackend",
     "TableFormat",
     "UiSettings",
     "UnknownSetting",

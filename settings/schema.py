@@ -22,10 +22,6 @@ class Device(StrEnum):
     AUTO = "auto"
 
 
-class SmallBackend(StrEnum):
-    ONNX = "onnx"
-
-
 class LayoutModel(StrEnum):
     DOCLAYNET = "doclaynet"
     CDLA = "cdla"
@@ -53,7 +49,6 @@ class Origin(StrEnum):
 @dataclass(frozen=True)
 class ModelSettings:
     onnx_device: Device
-    small_backend: SmallBackend
     base_dir: Path  # always absolute; the platform cache folder when the file says null
     index_url: str | None  # None: PIP_INDEX_URL, else https://pypi.org/simple (decided by the model store)
     layout: LayoutModel
@@ -202,7 +197,6 @@ FIELDS: dict[str, FieldSpec] = {
     spec.key: spec
     for spec in (
         _enum_field("model.onnx_device", Device, Device.AUTO, env=ONNX_DEVICE_ENV),
-        _enum_field("model.small_backend", SmallBackend, SmallBackend.ONNX),
         FieldSpec(
             "model.base_dir", None, "a folder path, or null for the user cache folder",
             _parse_model_dir, env=MODEL_DIR_ENV, canonical=_path_to_text,

@@ -26,6 +26,7 @@ from engine.device.calibration import Run, measure  # noqa: E402
 from engine.device.types import Backend, GpuTarget  # noqa: E402
 from engine.device.webgpu import PROVIDER_OPTIONS, GpuSessionError, WebGpuBackend, plugin_version  # noqa: E402
 from engine.models.sessions import CPU_PROVIDER, RuntimeOptions  # noqa: E402
+from engine.models.sources import sha256_file  # noqa: E402
 from engine.ocr.recognition import (  # noqa: E402
     crop_width_at_height,
     ctc_decode,
@@ -41,17 +42,13 @@ class CalibrationInputError(RuntimeError):
     pass
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def load_images(folder: Path) -> tuple[list[np.ndarray], list[dict[str, Any]]]:
     """The calibration lines as RGB arrays, each checked against the manifest's SHA-256."""
     manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     images, entries = [], []
     for entry in manifest["images"]:
         path = folder / entry["file"]
-        digest = sha256_of(path) if path.is_file() else None
+        digest = sha256_file(path) if path.is_file() else None
         if digest != entry["sha256"]:
             raise CalibrationInputError(f"calibration image {path} is missing or damaged "
                                         f"(SHA-256 {digest}, expected {entry['sha256']})")

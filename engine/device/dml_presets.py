@@ -13,12 +13,12 @@ NVIDIA = 0x10DE
 
 METACOMMANDS: dict[int, dict[str, bool]] = {
     # Intel: only the formula model gains; layout is kept off for the first-page latency.
-    INTEL: {"layout": False, "formula": True, "rec": False, "table_cell": False},
-    AMD: {"layout": True, "formula": True, "rec": True, "table_cell": True},
-    NVIDIA: {"layout": True, "formula": True, "rec": False, "table_cell": False},
+    INTEL: {"layout": False, "formula": True, "rec": False},
+    AMD: {"layout": True, "formula": True, "rec": True},
+    NVIDIA: {"layout": True, "formula": True, "rec": False},
 }
-"""vendor id -> role -> metacommands on. The roles are the ones runtime.GPU_ROLES sends to
-DirectML."""
+"""vendor id -> role -> metacommands on. The roles are the ones engine.models.sessions.GPU_ROLES
+sends to DirectML."""
 
 DISABLE_METACOMMANDS = "disable_metacommands"
 

@@ -6,7 +6,6 @@ measured choice, and remembers the outcome; `status()` never probes anything."""
 
 from __future__ import annotations
 
-import hashlib
 import platform as platform_module
 import sys
 import threading
@@ -40,6 +39,7 @@ from engine.device.policy import (
 )
 from engine.device.types import Backend, DecidedBy, Decision, GpuTarget
 from engine.device.vulkan_probe import VulkanView
+from engine.models.sources import sha256_file
 
 # How much longer than one calibration a second process waits for the first one's result.
 SELECTION_WAIT_MARGIN_S = 30.0
@@ -83,14 +83,6 @@ class SystemFacts:
 
     def calibrate(self, target: GpuTarget) -> CalibrationOutcome:
         return self._calibrate(target)
-
-
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class DeviceSelector:
@@ -252,7 +244,7 @@ class DeviceSelector:
         store = ModelStore(Path(self._settings.model.base_dir), self._settings.model.index_url)
         spec = store.default_for_role("rec")
         path = store.derived_rec(spec.id)
-        return path, _file_sha256(path), spec.sha256 or ""
+        return path, sha256_file(path), spec.sha256 or ""
 
     def _reload(self):
         try:

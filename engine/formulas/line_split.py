@@ -16,10 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.imaging import INK_LEVEL
 from engine.types import Box
 
-INK = 0.3
-"""A pixel of the ink map (0 paper .. 1 darkest ink) above this is ink."""
 MIN_HEIGHT_SHARE = 0.3
 MIN_WIDTH_SHARE = 0.4
 
@@ -35,14 +34,14 @@ class FormulaLines:
 
 def ink_bands(ink: np.ndarray) -> list[Box]:
     """Runs of rows holding ink, each with the columns its ink spans."""
-    rows = ink.max(axis=1) > INK
+    rows = ink.max(axis=1) > INK_LEVEL
     bands = []
     top = None
     for y, inked in enumerate([*rows, False]):
         if inked and top is None:
             top = y
         elif not inked and top is not None:
-            cols = np.flatnonzero(ink[top:y].max(axis=0) > INK)
+            cols = np.flatnonzero(ink[top:y].max(axis=0) > INK_LEVEL)
             bands.append(Box(int(cols[0]), top, int(cols[-1]) + 1, y))
             top = None
     return bands

@@ -16,7 +16,7 @@ import re
 import numpy as np
 
 from engine.formulas.line_split import formula_lines
-from engine.formulas.model import ink_map
+from engine.imaging import ink_map
 from engine.types import Box, Line
 
 MATH_SIGNS = re.compile(
@@ -49,8 +49,7 @@ def _near(a: Box, b: Box) -> bool:
 def math_groups(lines: list[Line], covered: list[Box]) -> list[Box]:
     """Boxes of groups of nearby math-like lines that no region in `covered` holds."""
     def free(line: Line) -> bool:
-        area = line.box.area
-        return area > 0 and all(line.box.intersection_area(box) / area < 0.5 for box in covered)
+        return line.box.area > 0 and all(line.box.share_inside(box) < 0.5 for box in covered)
 
     candidates = [ln for ln in lines if free(ln) and (is_math_line(ln) or is_piece(ln))]
     parent = list(range(len(candidates)))

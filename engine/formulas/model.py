@@ -18,6 +18,7 @@ import numpy as np
 from engine.formulas.reading import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
 from engine.formulas.line_split import formula_lines
 from engine.formulas.latex_tokens import detokenize, normalize, tokenize
+from engine.imaging import INK_LEVEL, ink_map
 
 HEIGHT = 64
 WIDTH_STEP = 32
@@ -48,28 +49,14 @@ def load_vocabulary(path: Path) -> list[str]:
     return vocab
 
 
-def ink_map(crop: np.ndarray) -> np.ndarray | None:
-    """RGB or grey crop -> ink in 0..1 (ink bright), contrast stretched between the paper and the
-    darkest ink; None when the crop is blank."""
-    if crop is None or crop.size == 0:
-        return None
-    grey = crop if crop.ndim == 2 else cv2.cvtColor(crop[..., :3], cv2.COLOR_RGB2GRAY)
-    grey = grey.astype(np.float32)
-    paper = float(np.percentile(grey, 90))
-    dark = float(grey.min())
-    if paper - dark < 40:
-        return None
-    return np.clip((paper - grey) / (paper - dark), 0.0, 1.0)
-
-
 def fit(ink: np.ndarray) -> np.ndarray | None:
     """Ink map -> model input [64, width]: cropped to the ink, padded by 3% of its height, and
     drawn as training saw it. Training renders were stored at most TRAINED_MAX_HEIGHT px high and
     scaled up to 64, so a larger crop is first brought down to that height; the light blur stands
     for the resampling and blur of training's augmentation (the model reads sharp screenshots
     worse than soft ones: 0.801 -> 0.814 token similarity on the formula evaluation set)."""
-    rows = np.flatnonzero(ink.max(axis=1) > 0.3)
-    cols = np.flatnonzero(ink.max(axis=0) > 0.3)
+    rows = np.flatnonzero(ink.max(axis=1) > INK_LEVEL)
+    cols = np.flatnonzero(ink.max(axis=0) > INK_LEVEL)
     if rows.size == 0 or cols.size == 0:
         return None
     ink = ink[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]

@@ -10,6 +10,7 @@ from engine.formulas.loose_lines import display_lines, math_groups
 from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds
 from engine.page import PageState, keep_crop, regions_of
+from engine.text import has_cjk
 from engine.types import BlockKind, Box, Line, PageError, Region
 
 
@@ -45,7 +46,6 @@ def recognize_formula_image(page: PageState, models) -> PageState:
 FORMULA_IMAGE_MAX_LINES = 8
 FORMULA_IMAGE_MAX_WORDS = 5
 _WORD = re.compile(r"[^\W\d_]{4,}")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _may_be_formula_image(regions: tuple[Region, ...] | None, lines: tuple[Line, ...]) -> bool:
@@ -56,7 +56,7 @@ def _may_be_formula_image(regions: tuple[Region, ...] | None, lines: tuple[Line,
     if regions is None or len(regions) > 1 or any(
             r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions):
         return False
-    if any(_CJK.search(line.text) for line in lines):
+    if any(has_cjk(line.text) for line in lines):
         return False
     words = sum(len(_WORD.findall(line.text)) for line in lines)
     return len(lines) <= FORMULA_IMAGE_MAX_LINES and words <= FORMULA_IMAGE_MAX_WORDS

@@ -224,8 +224,7 @@ def drop_small(regions: list[Region], page_hw: tuple[int, int],
 
 
 def _nested_in(inner: Box, outer: Box, share: float) -> bool:
-    return inner.area > 0 and inner.area < outer.area and \
-        inner.intersection_area(outer) >= share * inner.area
+    return 0 < inner.area < outer.area and inner.share_inside(outer) >= share
 
 
 def _iou(a: Box, b: Box) -> float:

@@ -9,7 +9,7 @@ from typing import Callable
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.imaging import letterbox, resize_averaging, to_chw_normalized
+from engine.imaging import letterbox, resize_averaging, to_chw_imagenet, to_chw_normalized
 from engine.layout.decode import (
     CDLA_KINDS,
     DOCLAYNET_KINDS,
@@ -38,8 +38,6 @@ YOLO_PAD_VALUE = 114
 PICODET_INPUT_HW = (800, 608)
 PICODET_STRIDES = (8, 16, 32, 64)
 PICODET_REG_MAX = 7
-IMAGENET_MEAN = (0.485, 0.456, 0.406)
-IMAGENET_STD = (0.229, 0.224, 0.225)
 
 
 class LayoutModelKind(str, Enum):
@@ -76,7 +74,7 @@ def prepare_picodet(image_rgb: np.ndarray) -> tuple[np.ndarray, InputFrame]:
     height, width = image_rgb.shape[:2]
     target_h, target_w = PICODET_INPUT_HW
     resized = resize_averaging(image_rgb, target_w, target_h)
-    tensor = to_chw_normalized(resized, IMAGENET_MEAN, IMAGENET_STD)[None]
+    tensor = to_chw_imagenet(resized)[None]
     return tensor, InputFrame(target_w / width, target_h / height)
 
 

@@ -37,10 +37,10 @@ CPU_PROVIDER = "CPUExecutionProvider"
 # run on the CPU: small models whose transfers cost more than they gain, or models that
 # produced wrong results on GPU EPs (SLANet-plus).
 GPU_ROLES: dict[str, frozenset[str]] = {
-    "webgpu": frozenset({"layout", "rec", "formula", "table_cell", "det"}),
-    "dml": frozenset({"layout", "rec", "formula", "table_cell"}),
+    "webgpu": frozenset({"layout", "rec", "formula", "det"}),
+    "dml": frozenset({"layout", "rec", "formula"}),
 }
-CPU_ROLES = frozenset({"cls", "seal_det", "table_cls", "table", "orientation"})
+CPU_ROLES = frozenset({"cls", "table", "orientation"})
 """Roles that stay on the CPU on every backend (listed so the choice reads as deliberate)."""
 
 

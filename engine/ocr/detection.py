@@ -8,12 +8,8 @@ import cv2
 import numpy as np
 import pyclipper
 
-from engine.imaging import order_quad, quad_bounds, resize_to_limits, to_chw_normalized
+from engine.imaging import order_quad, quad_bounds, resize_to_limits, to_chw_imagenet
 from engine.models.sessions import ModelSession
-
-# PP-OCR detection preprocessing: ImageNet statistics on BGR input.
-DET_MEAN = (0.485, 0.456, 0.406)
-DET_STD = (0.229, 0.224, 0.225)
 
 
 @dataclass(frozen=True)
@@ -130,7 +126,7 @@ class TextDetector:
 
     def detect(self, image_rgb: np.ndarray) -> list[TextRegion]:
         resized, scale_y, scale_x = resize_to_limits(image_rgb, self._min_side, self._max_side)
-        tensor = to_chw_normalized(resized[:, :, ::-1], DET_MEAN, DET_STD)[None]
+        tensor = to_chw_imagenet(resized[:, :, ::-1])[None]  # PP-OCR: ImageNet statistics on BGR
         prob = self._session.run(tensor)[0][0, 0]
         regions = db_postprocess(prob, scale_y, scale_x, image_rgb.shape[:2], self._params)
         return sort_reading_order(regions)

@@ -7,6 +7,7 @@ import math
 import cv2
 import numpy as np
 
+from engine.imaging import to_chw_signed
 from engine.models.sessions import ModelSession
 
 CLS_HEIGHT = 48
@@ -16,13 +17,13 @@ FLIP_THRESHOLD = 0.9
 
 
 def cls_input(crops: list[np.ndarray]) -> np.ndarray:
-    """Crops (RGB) -> (N, 3, 48, 192) float32, ratio-preserving, right-padded with zeros."""
+    """Crops (RGB) -> (N, 3, 48, 192) float32 in [-1, 1], ratio-preserving, right-padded with
+    zeros."""
     batch = np.zeros((len(crops), 3, CLS_HEIGHT, CLS_WIDTH), dtype=np.float32)
     for i, crop in enumerate(crops):
         h, w = crop.shape[:2]
         width = min(CLS_WIDTH, max(1, int(math.ceil(CLS_HEIGHT * w / max(h, 1)))))
-        resized = cv2.resize(crop[:, :, ::-1], (width, CLS_HEIGHT)).astype(np.float32)
-        batch[i, :, :, :width] = ((resized / 255.0 - 0.5) / 0.5).transpose(2, 0, 1)
+        batch[i, :, :, :width] = to_chw_signed(cv2.resize(crop[:, :, ::-1], (width, CLS_HEIGHT)))
     return batch
 
 

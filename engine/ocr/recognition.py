@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from engine.imaging import to_chw_signed
 from engine.models.sessions import ModelSession
 
 REC_HEIGHT = 48
@@ -57,8 +58,7 @@ def rec_input(crops: list[np.ndarray], batch_width: int) -> np.ndarray:
     batch = np.zeros((len(crops), 3, REC_HEIGHT, batch_width), dtype=np.float32)
     for i, crop in enumerate(crops):
         width = min(batch_width, crop_width_at_height(crop))
-        resized = cv2.resize(crop[:, :, ::-1], (width, REC_HEIGHT)).astype(np.float32)
-        batch[i, :, :, :width] = (resized * (2.0 / 255.0) - 1.0).transpose(2, 0, 1)
+        batch[i, :, :, :width] = to_chw_signed(cv2.resize(crop[:, :, ::-1], (width, REC_HEIGHT)))
     return batch
 
 

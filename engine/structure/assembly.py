@@ -33,7 +33,7 @@ def drop_nested_text(regions: list[Region]) -> list[Region]:
     for region in regions:
         inside_larger = region.kind in TEXT_LIKE and region.box.area > 0 and any(
             other is not region and other.kind in TEXT_LIKE and other.box.area > region.box.area
-            and region.box.intersection_area(other.box) >= NESTED_TEXT_SHARE * region.box.area
+            and region.box.share_inside(other.box) >= NESTED_TEXT_SHARE
             for other in regions)
         if not inside_larger:
             kept.append(region)

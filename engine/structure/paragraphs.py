@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import statistics
 
+from engine.text import joins_unspaced
 from engine.types import Block, BlockKind, Box, Line
 
 BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃\-–*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
@@ -135,14 +136,9 @@ def _classify(lines: list[Line], body: float) -> Block:
     return Block(BlockKind.TEXT, box, tuple(lines), text, score)
 
 
-def _is_cjk(ch: str) -> bool:
-    code = ord(ch)
-    return (0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
-            or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF or 0x3000 <= code <= 0x303F)
-
-
 def join_lines(texts: list[str]) -> str:
-    """Join the lines of a paragraph: hyphenated word breaks mended, CJK joined without spaces."""
+    """Join the lines of a paragraph: hyphenated word breaks mended, Chinese and Japanese joined
+    without spaces (engine.text.joins_unspaced)."""
     out = ""
     for raw in texts:
         text = raw.strip()
@@ -152,7 +148,7 @@ def join_lines(texts: list[str]) -> str:
             out = text
         elif (out.endswith("-") and len(out) >= 2 and out[-2].isalpha() and text[0].islower()):
             out = out[:-1] + text
-        elif _is_cjk(out[-1]) and _is_cjk(text[0]):
+        elif joins_unspaced(out[-1]) and joins_unspaced(text[0]):
             out += text
         else:
             out += " " + text

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.imaging import composite_on_white, to_chw_normalized
+from engine.imaging import composite_on_white, to_chw_imagenet
 from engine.models.sessions import ModelSession
 from engine.tables.cells import fill_cells
 from engine.tables.structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
@@ -18,10 +18,6 @@ from engine.types import Box, Line
 
 # The square the model reads: the crop's longer side is scaled to it, the rest is padding.
 CANVAS_PX = 488
-# ImageNet statistics, applied to BGR planes as the model's training pipeline (OpenCV) read
-# them. On grey scans the order makes no difference; on colour tables it follows training.
-TABLE_MEAN = (0.485, 0.456, 0.406)
-TABLE_STD = (0.229, 0.224, 0.225)
 # Below this many pixels a side holds no readable table.
 MIN_SIDE_PX = 8
 
@@ -71,7 +67,9 @@ def prepare_input(crop_rgb: np.ndarray, canvas_px: int = CANVAS_PX
     new_h = min(canvas_px, max(1, int(round(height * ratio))))
     interpolation = cv2.INTER_AREA if ratio < 1 else cv2.INTER_CUBIC
     resized = cv2.resize(crop_rgb, (new_w, new_h), interpolation=interpolation)
-    planes = to_chw_normalized(resized[:, :, ::-1], TABLE_MEAN, TABLE_STD)
+    # ImageNet statistics, applied to BGR planes as the model's training pipeline (OpenCV) read
+    # them. On grey scans the order makes no difference; on colour tables it follows training.
+    planes = to_chw_imagenet(resized[:, :, ::-1])
     tensor = np.zeros((1, 3, canvas_px, canvas_px), dtype=np.float32)
     tensor[0, :, :new_h, :new_w] = planes
     return tensor, new_w / width, new_h / height

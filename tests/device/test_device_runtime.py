@@ -36,9 +36,9 @@ def gpu_selector(tmp_path, backend) -> DeviceSelector:
 
 
 def test_presets_follow_the_design():
-    for role in ("layout", "rec", "formula", "table_cell", "det"):
+    for role in ("layout", "rec", "formula", "det"):
         assert runs_on_gpu(role, "webgpu")
-    for role in ("cls", "table", "table_cls", "seal_det", "orientation", "unknown-role"):
+    for role in ("cls", "table", "orientation", "unknown-role"):
         assert not runs_on_gpu(role, "webgpu") and not runs_on_gpu(role, "dml")
     assert not runs_on_gpu("det", "dml") and runs_on_gpu("rec", "dml")
     assert GPU_ROLES["dml"] < GPU_ROLES["webgpu"]

@@ -9,15 +9,15 @@ from engine.device.dml_presets import metacommands_enabled, provider_options
 from engine.models.sessions import GPU_FORMULA_BATCH, formula_batches, runs_on_gpu
 
 INTEL, AMD, NVIDIA, QUALCOMM, MICROSOFT = 0x8086, 0x1002, 0x10DE, 0x5143, 0x1414
-ROLES = ("layout", "formula", "rec", "table_cell")
+ROLES = ("layout", "formula", "rec")
 
 # metacommands on (True) / off (False) / ORT default (None), per vendor, in ROLES order.
 METACOMMANDS = {
-    INTEL: (False, True, False, False),
-    AMD: (True, True, True, True),
-    NVIDIA: (True, True, False, False),
-    QUALCOMM: (None, None, None, None),
-    MICROSOFT: (None, None, None, None),
+    INTEL: (False, True, False),
+    AMD: (True, True, True),
+    NVIDIA: (True, True, False),
+    QUALCOMM: (None, None, None),
+    MICROSOFT: (None, None, None),
 }
 
 
@@ -34,7 +34,7 @@ def test_metacommands_per_vendor_and_model(vendor):
 
 def test_roles_that_never_reach_directml_have_no_metacommand_entry():
     for vendor in (INTEL, AMD, NVIDIA):
-        for role in ("det", "cls", "table", "table_cls", "seal_det", "orientation"):
+        for role in ("det", "cls", "table", "orientation"):
             assert provider_options(vendor, role) == {}
 
 
@@ -43,10 +43,7 @@ PLACEMENT = {
     "layout": (True, True),
     "rec": (True, True),
     "formula": (True, True),
-    "table_cell": (True, True),
     "det": (True, False),
-    "seal_det": (False, False),
-    "table_cls": (False, False),
     "table": (False, False),
     "cls": (False, False),
     "orientation": (False, False),

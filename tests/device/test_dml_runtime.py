@@ -31,8 +31,8 @@ def test_dml_sessions_get_the_role_presets_and_the_ep_requirements(tmp_path, mod
     seam = FakeOrtDml(runtime_of(NVIDIA_DGPU))
     factory, _ = dml_factory(tmp_path, seam)
     sessions = {role: factory.session(role, model_path)
-                for role in ("layout", "formula", "rec", "table_cell", "det", "cls")}
-    for role in ("layout", "formula", "rec", "table_cell"):
+                for role in ("layout", "formula", "rec", "det", "cls")}
+    for role in ("layout", "formula", "rec"):
         info = sessions[role].info
         assert (info.device, info.backend, info.providers[0]) == (
             "gpu", "dml", "DmlExecutionProvider"), role
@@ -40,7 +40,7 @@ def test_dml_sessions_get_the_role_presets_and_the_ep_requirements(tmp_path, mod
     # NVIDIA: metacommands on for layout and formula only.
     assert [c["ep_options"] for c in seam.created] == [
         {"disable_metacommands": "false"}, {"disable_metacommands": "false"},
-        {"disable_metacommands": "true"}, {"disable_metacommands": "true"}]
+        {"disable_metacommands": "true"}]
     assert all(c["luid"] == NVIDIA_DGPU.luid for c in seam.created)
     assert all(c["mem_pattern"] is False and c["sequential"] for c in seam.created)
     # The CPU sessions keep the factory's own options (memory patterns on).
@@ -79,10 +79,10 @@ def test_runs_of_one_dml_session_never_overlap(tmp_path, model_path):
 def test_intel_gets_only_formula_metacommands(tmp_path, model_path):
     seam = FakeOrtDml(runtime_of(INTEL_IGPU))
     factory, _ = dml_factory(tmp_path, seam, adapter=INTEL_IGPU)
-    for role in ("layout", "formula", "rec", "table_cell"):
+    for role in ("layout", "formula", "rec"):
         factory.session(role, model_path)
     assert [c["ep_options"]["disable_metacommands"] for c in seam.created] == [
-        "true", "false", "true", "true"]
+        "true", "false", "true"]
 
 
 def test_formula_tail_session_is_created_on_first_need_and_reused(tmp_path, model_path):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.imaging import (composite_on_white, crop_quad, letterbox, order_quad, resize_averaging,
-                            resize_to_limits)
+from engine.imaging import (INK_LEVEL, composite_on_white, crop_quad, ink_bounds, ink_map,
+                            letterbox, order_quad, resize_averaging, resize_to_limits,
+                            to_chw_imagenet, to_chw_signed)
 
 
 def test_resize_to_limits_grows_short_side_to_min_and_rounds_to_multiple():
@@ -124,3 +125,32 @@ def test_resize_averaging_keeps_a_one_pixel_stroke_as_grey():
     assert small.shape == (8, 8)
     assert small.min() < 220  # averaged into the column, not skipped between samples
     assert resize_averaging(image, 64, 48).shape == (48, 64)
+
+
+def test_to_chw_signed_maps_0_255_to_minus_one_one():
+    image = np.array([[[0, 255, 51]]], dtype=np.uint8)
+    out = to_chw_signed(image)
+    assert out.shape == (3, 1, 1) and out.dtype == np.float32
+    assert out[:, 0, 0] == pytest.approx([-1.0, 1.0, 51 / 127.5 - 1], abs=1e-6)
+
+
+def test_to_chw_imagenet_uses_the_imagenet_statistics():
+    out = to_chw_imagenet(np.full((2, 2, 3), 255, dtype=np.uint8))
+    expected = [(1 - 0.485) / 0.229, (1 - 0.456) / 0.224, (1 - 0.406) / 0.225]
+    assert out[:, 1, 1] == pytest.approx(expected, rel=1e-6)
+
+
+def test_ink_map_and_ink_bounds_agree_on_what_is_ink():
+    image = np.full((20, 40), 240, dtype=np.uint8)
+    image[5:9, 10:30] = 20  # ink
+    image[12:14, 2:38] = 200  # faint: less than INK_LEVEL of the way from paper to ink
+    ink = ink_map(np.repeat(image[..., None], 3, axis=2))
+    assert ink.dtype == np.float32 and ink.max() == 1.0 and ink.min() == 0.0
+    rows, cols = np.nonzero(ink > INK_LEVEL)
+    assert ink_bounds(image) == (cols.min(), rows.min(), cols.max() + 1, rows.max() + 1) == (10, 5, 30, 9)
+
+
+def test_ink_map_of_a_blank_or_empty_image_is_none():
+    assert ink_map(np.full((10, 10), 200, dtype=np.uint8)) is None
+    assert ink_map(np.zeros((0, 5), dtype=np.uint8)) is None
+    assert ink_map(None) is None

@@ -15,7 +15,6 @@ from settings import (
     Origin,
     Settings,
     SettingsStore,
-    SmallBackend,
     TableFormat,
     UnknownSetting,
 )
@@ -41,7 +40,6 @@ def test_defaults_without_a_file(config: Path, environ: dict[str, str], tmp_path
 
     assert isinstance(settings, Settings)
     assert settings.model.onnx_device == "auto" and settings.model.onnx_device is Device.AUTO
-    assert settings.model.small_backend == SmallBackend.ONNX == "onnx"
     assert settings.model.base_dir == tmp_path / "home" / ".cache" / "paperlens" / "models"
     assert isinstance(settings.model.base_dir, Path)
     assert settings.model.index_url is None
@@ -93,7 +91,6 @@ def test_values_from_the_file(config: Path, environ: dict[str, str]) -> None:
     assert settings.device.calibration == calibration
     assert settings.origin("model.onnx_device") == "file"
     assert settings.origin("device.calibration") == "file"
-    assert settings.origin("model.small_backend") == "default"
     assert settings.warnings == ()
 
 
@@ -151,7 +148,6 @@ def test_section_that_is_not_an_object_is_reported_once(config: Path, environ: d
     ("key", "value", "allowed"),
     [
         ("model.onnx_device", "tpu", "cpu, gpu, auto"),
-        ("model.small_backend", "torch", "onnx"),
         ("model.layout", "publaynet", "doclaynet, cdla"),
         ("model.index_url", "ftp://example.org", "http://, https:// or file:// URL"),
         ("model.base_dir", "", "folder path"),

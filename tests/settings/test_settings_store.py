@@ -80,6 +80,18 @@ def test_unknown_keys_are_preserved(config: Path, store: SettingsStore) -> None:
     }
 
 
+def test_a_retired_key_still_loads_and_is_kept(config: Path, store: SettingsStore) -> None:
+    # model.small_backend was a setting until nothing read it; files that still carry it load
+    # without a warning and keep it, like any unknown key.
+    write(config, {"model": {"onnx_device": "gpu", "small_backend": "onnx"}})
+    settings = store.load()
+    assert settings.model.onnx_device == "gpu" and settings.warnings == ()
+    assert not hasattr(settings.model, "small_backend")
+    store.set("ui.language", "en")
+    assert read(config) == {"model": {"onnx_device": "gpu", "small_backend": "onnx"},
+                            "ui": {"language": "en"}}
+
+
 def test_invalid_update_writes_nothing(config: Path, store: SettingsStore) -> None:
     write(config, {"model": {"onnx_device": "gpu"}})
     before = config.read_bytes()

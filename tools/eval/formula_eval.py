@@ -9,7 +9,6 @@ each reading against its truth (tools.eval.formula_scores), checks which reading
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import time
@@ -25,6 +24,7 @@ import numpy as np
 from engine.errors import ModelUnavailable
 from engine.formulas.model import FormulaReading, FormulaRecognizerModel, load_vocabulary
 from engine.imaging import composite_on_white
+from engine.models.sources import sha256_file
 from engine.models.roles import ModelSet
 from engine.models.sessions import SessionFactory
 from settings import SettingsStore
@@ -249,10 +249,6 @@ def format_summary(summary: dict[str, dict]) -> list[str]:
     return lines
 
 
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tools.eval formula",
@@ -331,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "dev_manifest": None if args.no_dev or args.renders else str(args.dev_manifest),
         "model": {"id": (f"candidate {args.model_dir}" if args.model_dir
                          else models.store.default_for_role("formula").id),
-                  "sha256": {Path(info.model_path).name: _sha256(Path(info.model_path))
+                  "sha256": {Path(info.model_path).name: sha256_file(Path(info.model_path))
                              for info in sessions.created()}},
         "scoring": "tokens normalised by engine.formulas.latex_tokens.normalized; similarity = 1 - "
                    "token edit distance / longer length; BLEU-4 corpus-level, uniform weights",

@@ -1,0 +1,42 @@
+"""Character classes of East Asian scripts, one table for every stage that asks.
+
+Two questions are asked of them. Is this Chinese, Japanese or Korean writing (`has_cjk`: the
+letters of the three scripts)? And does a line break here join without a space (`joins_unspaced`:
+Chinese and Japanese, which put no spaces between words, with their punctuation and fullwidth
+forms; not Korean, which puts spaces between words)?
+"""
+
+from __future__ import annotations
+
+import re
+
+HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
+"""CJK Unified Ideographs Extension A, CJK Unified Ideographs, CJK Compatibility Ideographs."""
+KANA = ((0x3040, 0x30FF),)
+"""Hiragana and Katakana."""
+HANGUL = ((0xAC00, 0xD7AF),)
+"""Hangul Syllables."""
+CJK_PUNCTUATION = ((0x3000, 0x303F), (0xFF00, 0xFFEF))
+"""CJK Symbols and Punctuation, Halfwidth and Fullwidth Forms."""
+
+CJK_LETTERS = HAN + KANA + HANGUL
+UNSPACED = HAN + KANA + CJK_PUNCTUATION
+
+
+def _char_class(ranges: tuple[tuple[int, int], ...]) -> re.Pattern[str]:
+    return re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in sorted(ranges)) + "]")
+
+
+_CJK_LETTER = _char_class(CJK_LETTERS)
+_UNSPACED = _char_class(UNSPACED)
+
+
+def has_cjk(text: str) -> bool:
+    """Whether `text` holds a Chinese, Japanese or Korean letter (Han, kana or Hangul)."""
+    return _CJK_LETTER.search(text) is not None
+
+
+def joins_unspaced(char: str) -> bool:
+    """Whether the character belongs to writing without spaces between words: Han, kana, CJK
+    punctuation and fullwidth forms. Two lines that meet at such characters join with no space."""
+    return _UNSPACED.fullmatch(char) is not None
