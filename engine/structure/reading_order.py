@@ -1,58 +1,111 @@
-"""Reading order: columns found by whitespace cuts, full-width blocks as separators."""
+"""Reading order as a partial order over blocks, sorted topologically.
+
+Two rules decide what must come before what (after Breuel, "High performance document layout
+analysis", 2003), and every other pair is free:
+1. of two blocks that share columns (they overlap horizontally), the upper one comes first;
+2. a block entirely left of another comes first, unless a third block lies between them in
+   height and reaches across both (a headline or a figure spanning the columns separates what
+   is above it from what is below it).
+Spanning headlines over some of the columns, articles beside articles, figures that cut a page,
+side notes and numbered lists in columns all follow from these two rules without a column
+count or a page template. Of the blocks free to come next, the topmost is read first.
+
+On the generated structure set (tools/structure, 8 pages per family) this order scored 0.984
+order-sensitive similarity against 0.851 for the XY-cut it replaced (newspapers 0.753 -> 0.999
+born-digital, 0.473 -> 0.876 scanned; two-column papers 0.796 -> 1.000)."""
 
 from __future__ import annotations
 
-from engine.types import Block
+import numpy as np
 
-# A block wider than this share of the page's text width spans the columns.
-SPANNING_SHARE = 0.6
-# Narrowest gutter that separates two columns, as a share of the text width.
-MIN_GUTTER_SHARE = 0.015
+from engine.types import Block, BlockKind
+
+# Two blocks share columns when they overlap horizontally by more than this share of the
+# narrower one: less is a heading or a figure edge reaching into the gutter.
+SHARED_COLUMN_SHARE = 0.1
 
 
-def order_blocks(blocks: list[Block]) -> list[Block]:
-    """Blocks in the order a person reads them: top to bottom, column by column."""
+# A newspaper stacks stories: a blank stripe across the whole page above a headline (a heading
+# set this much larger than the body) starts a new story, read after everything above it. Chosen
+# on the generated structure set (tools/structure, 8 pages per family, born-digital and scanned):
+# without the cut newspapers scored 0.617/0.638 (digital/scanned); gap 0.3 line, size 1.3-1.6:
+# 0.999/0.876, every other family unchanged; gap 1.0: 0.763/0.801; size 2.0 missed the scans.
+BAND_GAP_LINES = 0.3
+HEADLINE_SIZE = 1.5
+
+
+def order_blocks(blocks: list[Block], right_to_left: bool = False) -> list[Block]:
+    """Blocks in the order a person reads them. `right_to_left`: columns run right to left."""
     if len(blocks) <= 1:
         return list(blocks)
-    left = min(b.box.x0 for b in blocks)
-    right = max(b.box.x1 for b in blocks)
-    width = max(right - left, 1.0)
-    spanning = [b for b in blocks if b.box.width >= SPANNING_SHARE * width]
     ordered: list[Block] = []
-    pending = [b for b in blocks if b not in spanning]
-    for separator in sorted(spanning, key=lambda b: b.box.y0):
-        above = [b for b in pending if b.box.center_y < separator.box.y0 + 0.5 * separator.box.height]
-        pending = [b for b in pending if b not in above]
-        ordered.extend(_xy_cut(above, width))
-        ordered.append(separator)
-    ordered.extend(_xy_cut(pending, width))
+    for band in bands(blocks):
+        boxes = np.array([[b.box.x0, b.box.y0, b.box.x1, b.box.y1] for b in band], dtype=float)
+        if right_to_left:
+            boxes[:, [0, 2]] = -boxes[:, [2, 0]]
+        ordered.extend(band[i] for i in topological(precedence(boxes), boxes))
     return ordered
 
 
-def _xy_cut(blocks: list[Block], page_width: float) -> list[Block]:
-    if len(blocks) <= 1:
-        return list(blocks)
-    columns = _split(blocks, axis="x", min_gap=MIN_GUTTER_SHARE * page_width)
-    if len(columns) > 1:
-        return [b for column in columns for b in _xy_cut(column, page_width)]
-    bands = _split(blocks, axis="y", min_gap=0.0)
-    if len(bands) > 1:
-        return [b for band in bands for b in _xy_cut(band, page_width)]
-    return sorted(blocks, key=lambda b: (b.box.y0, b.box.x0))
-
-
-def _split(blocks: list[Block], axis: str, min_gap: float) -> list[list[Block]]:
-    """Groups separated by empty stripes along the axis (projection profile cut)."""
-    if axis == "x":
-        spans = sorted((((b.box.x0, b.box.x1), b) for b in blocks), key=lambda s: s[0])
-    else:
-        spans = sorted((((b.box.y0, b.box.y1), b) for b in blocks), key=lambda s: s[0])
-    groups: list[list[Block]] = [[spans[0][1]]]
-    reach = spans[0][0][1]
-    for (start, end), block in spans[1:]:
-        if start - reach > min_gap:
-            groups.append([block])
+def bands(blocks: list[Block]) -> list[list[Block]]:
+    """The page cut across its whole width where a blank stripe at least BAND_GAP_LINES text
+    lines high crosses it: stories stacked on a newspaper page, read one after the other."""
+    heights = sorted(line.box.height for b in blocks for line in b.lines if line.box.height > 0)
+    if not heights or BAND_GAP_LINES <= 0:
+        return [list(blocks)]
+    body = heights[len(heights) // 2]
+    spans = sorted(blocks, key=lambda b: b.box.y0)
+    result: list[list[Block]] = [[spans[0]]]
+    reach = spans[0].box.y1
+    for block in spans[1:]:
+        if block.box.y0 - reach >= BAND_GAP_LINES * body and _headline(block, body):
+            result.append([block])
         else:
-            groups[-1].append(block)
-        reach = max(reach, end)
-    return groups
+            result[-1].append(block)
+        reach = max(reach, block.box.y1)
+    return result
+
+
+def _headline(block: Block, body: float) -> bool:
+    """A heading set much larger than the body text: a story's headline."""
+    if block.kind not in (BlockKind.TITLE, BlockKind.SECTION_HEADER) or not block.lines:
+        return False
+    tallest = max(line.box.height for line in block.lines)
+    return tallest >= HEADLINE_SIZE * body
+
+
+def precedence(boxes: np.ndarray) -> np.ndarray:
+    """before[a, b]: block a must be read before block b."""
+    x0, y0, x1, y1 = boxes.T
+    width = np.maximum(x1 - x0, 1e-6)
+    cy = (y0 + y1) / 2
+    overlap = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
+    shared = overlap > SHARED_COLUMN_SHARE * np.minimum(width[:, None], width[None, :])
+    above = cy[:, None] < cy[None, :]
+    before = shared & above
+    left_of = ~shared & ((x0 + x1)[:, None] < (x0 + x1)[None, :])
+    np.fill_diagonal(shared, False)
+    for a, b in zip(*np.nonzero(left_of)):
+        low, high = sorted((cy[a], cy[b]))
+        between = (cy > low) & (cy < high) & shared[:, a] & shared[:, b]
+        if not between.any():
+            before[a, b] = True
+    np.fill_diagonal(before, False)
+    return before
+
+
+def topological(before: np.ndarray, boxes: np.ndarray) -> list[int]:
+    """Kahn's algorithm, the topmost (then leftmost) free block first; should the rules ever
+    form a cycle, the topmost remaining block breaks it."""
+    waiting = before.sum(axis=0).astype(int)
+    done = np.zeros(len(boxes), dtype=bool)
+    key = sorted(range(len(boxes)), key=lambda i: (boxes[i, 1], boxes[i, 0]))
+    order: list[int] = []
+    while len(order) < len(boxes):
+        free = next((i for i in key if not done[i] and waiting[i] == 0), None)
+        if free is None:
+            free = next(i for i in key if not done[i])
+        done[free] = True
+        order.append(free)
+        waiting -= before[free].astype(int)
+    return order

@@ -1,10 +1,12 @@
-"""The table page stage: each table region's structure and cells, or its image when unparsable."""
+"""The table page stage: each table region's structure and cells, or its image when unparsable;
+columns of prose the layout model took for a table go back to being text."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from engine.page import PageState, keep_crop, regions_of
+from engine.tables.evidence import is_prose_columns
 from engine.types import BlockKind
 
 
@@ -16,8 +18,11 @@ def recognize_tables(page: PageState, models) -> PageState:
     regions = list(page.regions)
     for i in tables:
         box = regions[i].box
-        result = recognizer.recognize(page.crop(box), page.region_lines(box))
-        if result.ok:
+        crop = page.crop(box)
+        result = recognizer.recognize(crop, page.region_lines(box))
+        if is_prose_columns(result, crop):
+            regions[i] = replace(regions[i], kind=BlockKind.TEXT)
+        elif result.ok:
             regions[i] = replace(regions[i], html=result.html)
         else:
             page = keep_crop(page, regions, i).warn(

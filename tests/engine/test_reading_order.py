@@ -1,4 +1,5 @@
-"""engine.structure.reading_order: columns by whitespace cuts, full-width blocks as separators."""
+"""engine.structure.reading_order: a partial order over blocks (above within shared columns, left
+of, unless a block reaching across both lies between), stories stacked under headlines."""
 
 from __future__ import annotations
 
@@ -44,3 +45,60 @@ def test_single_column_reads_top_down():
 def test_trivial_inputs():
     assert order_blocks([]) == []
     assert order_blocks([TITLE]) == [TITLE]
+
+
+def test_a_headline_over_three_of_four_columns_keeps_its_article_together():
+    """Masthead; a story under a headline across columns 1-3 beside a one-column story; a second
+    story across all four columns below a rule."""
+    masthead = block("masthead", 30, 20, 565, 60)
+    headline = block("headline", 30, 70, 420, 100)
+    story = [block(f"A{i}", 30 + 133 * i, 110, 150 + 133 * i, 400) for i in range(3)]
+    side_head = block("side head", 440, 70, 565, 90)
+    side = block("side", 440, 95, 565, 400)
+    lower_head = block("lower head", 30, 420, 565, 450)
+    lower = [block(f"B{i}", 30 + 133 * i, 460, 150 + 133 * i, 800) for i in range(4)]
+    blocks = [*lower, side, masthead, *story, lower_head, side_head, headline]
+    random.Random(7).shuffle(blocks)
+    assert names(order_blocks(blocks)) == ["masthead", "headline", "A0", "A1", "A2", "side head",
+                                           "side", "lower head", "B0", "B1", "B2", "B3"]
+
+
+def test_a_figure_across_three_columns_cuts_the_reading_in_two():
+    above = [block(f"U{i}", 50 + 170 * i, 80, 200 + 170 * i, 300) for i in range(3)]
+    figure = block("figure", 50, 320, 540, 480)
+    below = [block(f"D{i}", 50 + 170 * i, 500, 200 + 170 * i, 780) for i in range(3)]
+    blocks = [*reversed(below), figure, *reversed(above)]
+    assert names(order_blocks(blocks)) == ["U0", "U1", "U2", "figure", "D0", "D1", "D2"]
+
+
+def test_a_side_note_follows_the_main_column_and_exercises_read_column_by_column():
+    main = [block(f"M{i}", 56, 60 + 80 * i, 400, 130 + 80 * i) for i in range(3)]
+    note = block("note", 416, 200, 555, 420)
+    left = [block(f"E{i}", 56, 320 + 30 * i, 220, 340 + 30 * i) for i in range(3)]
+    right = [block(f"E{i + 3}", 236, 320 + 30 * i, 400, 340 + 30 * i) for i in range(3)]
+    blocks = [note, *right, *left, *main]
+    assert names(order_blocks(blocks)) == ["M0", "M1", "M2", "E0", "E1", "E2", "E3", "E4", "E5",
+                                           "note"]
+
+
+def test_right_to_left_columns_read_from_the_right():
+    blocks = [*LEFT, *RIGHT]
+    assert names(order_blocks(blocks, right_to_left=True)) == ["R0", "R1", "R2", "L0", "L1", "L2"]
+
+
+def test_a_story_under_a_headline_below_a_blank_stripe_is_read_after_the_stories_above():
+    """The lower headline is only as wide as its words (column 1): the blank stripe across the
+    page above it, and its size, say a new story starts there."""
+    from engine.types import Line
+
+    def para(name, x0, y0, x1, y1, line_height=10):
+        return Block(BlockKind.TEXT, Box(x0, y0, x1, y1), text=name,
+                     lines=(Line(name, Box(x0, y0, x1, y0 + line_height)),))
+
+    upper = [para(f"U{i}", 30 + 140 * i, 60, 150 + 140 * i, 400) for i in range(4)]
+    headline = Block(BlockKind.SECTION_HEADER, Box(30, 420, 200, 445), text="Lower story",
+                     lines=(Line("Lower story", Box(30, 420, 200, 445)),))
+    lower = [para(f"D{i}", 30 + 140 * i, 455, 150 + 140 * i, 800) for i in range(4)]
+    blocks = [*lower, headline, *upper]
+    assert names(order_blocks(blocks)) == ["U0", "U1", "U2", "U3", "Lower story", "D0", "D1",
+                                           "D2", "D3"]

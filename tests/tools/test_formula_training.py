@@ -26,7 +26,7 @@ def _write_corpus(folder):
 def test_corpus_normalises_splits_and_builds_a_vocabulary(tmp_path):
     _write_corpus(tmp_path / "corpus")
     stats = corpus.build(tmp_path / "corpus", tmp_path / "out", tmp_path / "vocab.txt",
-                         min_count=2)
+                         excluded=(), min_count=2)
     vocab = (tmp_path / "vocab.txt").read_text().splitlines()
     assert vocab[:4] == corpus.SPECIALS
     assert "\\weird" not in vocab  # seen once: below min_count, and its formula is dropped

@@ -30,6 +30,8 @@ class BenchReport:
     formula: FormulaSpeed | None = None
     formula_skipped: str | None = None
     """Why the formula recogniser was not timed."""
+    created: str = ""
+    """When the run ended (UTC, ISO 8601)."""
 
 
 def seconds(value: float | None, digits: int = 3) -> str:
@@ -189,6 +191,7 @@ def render_report(report: BenchReport) -> str:
 
 def report_json(report: BenchReport) -> dict[str, object]:
     return {
+        "created": report.created,
         "machine": report.machine,
         "config": report.config,
         "cold_start": asdict(report.cold_start) if report.cold_start else None,
@@ -204,3 +207,8 @@ def report_json(report: BenchReport) -> dict[str, object]:
         "failures": report.failures,
         "runs": {label: [asdict(r) for r in runs] for label, runs in report.runs.items()},
     }
+
+
+def results_json(report: BenchReport) -> dict[str, object]:
+    """The committed summary (docs/results/bench.json): the report without per-run samples."""
+    return {key: value for key, value in report_json(report).items() if key != "runs"}

@@ -7,6 +7,7 @@ import json
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from tools.bench.documents import (BenchDocument, built_in_documents, given_document,
@@ -14,13 +15,15 @@ from tools.bench.documents import (BenchDocument, built_in_documents, given_docu
 from tools.bench.formula_speed import DEFAULT_EVERY, FormulaSpeed, measure_formula_speed
 from tools.bench.machine import describe_machine, load_average_1m, peak_rss_mib
 from tools.bench.measure import ColdStart, measure_cold_start, measure_document
-from tools.bench.report import BenchReport, render_report, report_json
+from tools.bench.report import BenchReport, render_report, report_json, results_json
 from tools.bench.stats import acceptance_figures, summarise_document
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_RUNS = 5
 QUICK_RUNS = 2
 DEFAULT_OUT = REPO_ROOT / "build" / "bench" / "results.json"
+# The committed figures the README's speed table is generated from (python -m tools.readme_tables).
+DEFAULT_RESULTS = REPO_ROOT / "docs" / "results" / "bench.json"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -43,6 +46,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "folder, so export costs what it costs a user)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"JSON results file (default {DEFAULT_OUT.relative_to(REPO_ROOT)})")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="also write the summary without per-run samples here (default "
+                             f"{DEFAULT_RESULTS.relative_to(REPO_ROOT)} when the run covers the "
+                             "built-in documents and the formula set; a run narrowed by --docs, "
+                             "--formula-only or --formula-every 0 writes it only when given)")
+    parser.add_argument("--no-results", action="store_true",
+                        help=f"leave {DEFAULT_RESULTS.relative_to(REPO_ROOT)} as it is")
     parser.add_argument("--quick", action="store_true", help="fewer runs, for a quick look")
     parser.add_argument("--formula-every", type=int, default=DEFAULT_EVERY, metavar="N",
                         help="time the formula recogniser on every Nth image of "
@@ -58,6 +68,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.formula_every < 0 or (args.formula_only and args.formula_every == 0):
         parser.error("--formula-every must be at least 0, and at least 1 with --formula-only")
     return args
+
+
+def results_path(args: argparse.Namespace) -> Path | None:
+    """Where the committed summary goes: --results, else the default for a complete run."""
+    if args.no_results:
+        return None
+    if args.results is not None:
+        return args.results
+    complete = not args.docs and not args.formula_only and args.formula_every > 0
+    return DEFAULT_RESULTS if complete else None
 
 
 def _documents(args: argparse.Namespace) -> list[BenchDocument]:
@@ -140,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                  for label, samples in runs.items()]
     figures = acceptance_figures(runs, [d.label for d in documents if d.reference_scan])
     report = BenchReport(
+        created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         machine=describe_machine(engine.models.sessions.threads, device="cpu",
                                  load_at_start=load_at_start),
         config={"runs": args.runs, "warmup": args.warmup, "dpi": args.dpi,
@@ -152,4 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report_json(report), indent=1) + "\n", encoding="utf-8")
     print(f"\nresults: {args.out}")
+    committed = results_path(args)
+    if committed is not None and failures and args.results is None:
+        print(f"summary: {committed} left as it is, since documents failed")
+    elif committed is not None:
+        committed.parent.mkdir(parents=True, exist_ok=True)
+        committed.write_text(json.dumps(results_json(report), indent=1) + "\n", encoding="utf-8")
+        print(f"summary: {committed} (README tables: python -m tools.readme_tables)")
     return 1 if failures else 0

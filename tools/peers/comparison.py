@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean
 
+from tools.gfm import gfm_table
+
 ALL_CATEGORIES = "all"
 MISSING = "—"
 
@@ -138,16 +140,15 @@ def markdown_table(rows: Sequence[CategoryRow], peers: Sequence[str],
     headers = ["category", "items", f"{reference_label} score", f"{reference_label} s/page"]
     for peer in peers:
         headers += [f"{labels[peer]} score (ours/peer)", f"{labels[peer]} s/page (ours/peer)"]
-    lines = ["| " + " | ".join(headers) + " |",
-             "|" + "|".join([" --- "] + [" ---: "] * (len(headers) - 1)) + "|"]
+    body = []
     for row in rows:
         name = f"**{row.category}**" if row.category == ALL_CATEGORIES else row.category
         cells = [name, str(row.ours.items), f"{row.ours.score:.3f}",
                  format_seconds(row.ours.page_s)]
         for peer in peers:
             cells += _peer_cells(row, peer)
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        body.append(cells)
+    return gfm_table(headers, body)
 
 
 def rows_json(rows: Sequence[CategoryRow]) -> list[dict]:
@@ -159,3 +160,17 @@ def rows_json(rows: Sequence[CategoryRow]) -> list[dict]:
                               "score_ratio": cell.score_ratio, "time_ratio": cell.time_ratio}
                        for peer, cell in row.peers.items()}}
             for row in rows]
+
+
+def rows_from_json(data: Sequence[Mapping]) -> list[CategoryRow]:
+    """rows_json's inverse: the rows of a results file, for tables made from it later."""
+    def plain(f: Mapping) -> Figures:
+        return Figures(items=f["items"], score=f["score"], page_s=f["page_s"], errors=f["errors"])
+
+    return [CategoryRow(row["category"], plain(row["ours"]),
+                        {peer: PeerCell(peer=plain(cell["peer"]),
+                                        ours=plain(cell["ours_same_items"]),
+                                        score_ratio=cell["score_ratio"],
+                                        time_ratio=cell["time_ratio"])
+                         for peer, cell in row["peers"].items()})
+            for row in data]

@@ -19,7 +19,7 @@ from tools.bench.machine import describe_machine, load_average_1m
 from tools.eval.manifest import ManifestError, ManifestItem, load_manifest
 from tools.eval.runner import DEFAULT_MANIFEST, select_items
 from tools.eval.scoring import score_output
-from tools.peers.comparison import ItemResult, compare, markdown_table, rows_json
+from tools.peers.comparison import ItemResult, compare, rows_json
 from tools.peers.install import (InstallError, bench_requirements, ensure_peers_venv,
                                  ensure_tesseract)
 from tools.peers.page_images import render_pdf, write_warm_inputs
@@ -27,12 +27,14 @@ from tools.peers.paperlens_side import PaperlensConverter
 from tools.peers.peer_process import PeerFailed, PeerProcess
 from tools.peers.plan import (LABELS, PEERS, READS_PAGE_IMAGES, Tool, is_pdf, items_for,
                               language, languages, reads)
-from tools.peers.report import ToolState, render_markdown
+from tools.peers.report import ToolState, peers_table, render_markdown
 from tools.peers.timing import ItemTiming, time_item
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT_DIR = REPO_ROOT / "build" / "peers"
 DEFAULT_PEERS_VENV = REPO_ROOT / "build" / "peers-venv"
+# The committed figures the README's peers table is generated from (python -m tools.readme_tables).
+DEFAULT_RESULTS = REPO_ROOT / "docs" / "results" / "peers.json"
 DEFAULT_RUNS, QUICK_RUNS = 3, 1
 # Timed runs of one item by one tool stop once they add up to this (OCR of a dense page by
 # RapidOCR takes 10-40 s on the 2-core machine; three of them would double the run's length).
@@ -62,9 +64,27 @@ def _parser() -> argparse.ArgumentParser:
                         help="results.json, results.md, outputs/, pages/ and logs/ go here")
     parser.add_argument("--peers-venv", type=Path, default=DEFAULT_PEERS_VENV,
                         help="the peers' own virtual environment, created on demand")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="also write results.json here (default "
+                             f"{DEFAULT_RESULTS.relative_to(REPO_ROOT)} for a run over the whole "
+                             "default manifest with every peer; a run narrowed by --manifest, "
+                             "--only, --ids or --peers writes it only when given)")
+    parser.add_argument("--no-results", action="store_true",
+                        help=f"leave {DEFAULT_RESULTS.relative_to(REPO_ROOT)} as it is")
     parser.add_argument("--no-install", action="store_true",
                         help="install nothing; skip the peers that are missing")
     return parser
+
+
+def results_path(args: argparse.Namespace) -> Path | None:
+    """Where the committed copy goes: --results, else the default for a complete run."""
+    if args.no_results:
+        return None
+    if args.results is not None:
+        return args.results
+    complete = (not args.only and not args.ids and args.manifest == DEFAULT_MANIFEST
+                and set(args.peers) == {p.value for p in PEERS})
+    return DEFAULT_RESULTS if complete else None
 
 
 def _progress(message: str) -> None:
@@ -232,25 +252,29 @@ def main(argv: Sequence[str] | None = None) -> int:
               "peers": [t.value for t in chosen],
               "render_s_per_page_median": statistics.median(render_s) if render_s else None}
     _write_results(out_dir, results, records, machine, config, states,
-                   [tool.value for tool in chosen if not states[tool].skipped])
+                   [tool.value for tool in chosen if not states[tool].skipped],
+                   results_path(args))
     return 1 if any(state.failed for state in states.values()) else 0
 
 
 def _write_results(out_dir: Path, results: Sequence[ItemResult], records: list[dict],
                    machine: dict, config: dict, states: dict[Tool, ToolState],
-                   peers_run: list[str]) -> None:
+                   peers_run: list[str], committed: Path | None) -> None:
     rows = compare(results, Tool.PAPERLENS.value, peers_run)
-    table = markdown_table(rows, peers_run, {t.value: LABELS[t] for t in Tool},
-                           LABELS[Tool.PAPERLENS])
-    markdown = render_markdown(table, machine, config, states)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "results.md").write_text(markdown, encoding="utf-8")
     report = {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "machine": machine, "config": config,
               "tools": {tool.value: state.to_json() for tool, state in states.items()},
               "categories": rows_json(rows), "items": records}
-    (out_dir / "results.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n",
-                                          encoding="utf-8")
+    # The table comes from the report as written, as the README's does (tools.readme_tables).
+    markdown = render_markdown(peers_table(report), machine, config, states)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "results.md").write_text(markdown, encoding="utf-8")
+    text = json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+    (out_dir / "results.json").write_text(text, encoding="utf-8")
     print()
     print(markdown)
     print(f"results: {out_dir / 'results.json'} and {out_dir / 'results.md'}")
+    if committed is not None:
+        committed.parent.mkdir(parents=True, exist_ok=True)
+        committed.write_text(text, encoding="utf-8")
+        print(f"committed results: {committed} (README tables: python -m tools.readme_tables)")

@@ -1,0 +1,44 @@
+"""Whether a table region is a table: a grid needs evidence, two columns of prose are not one.
+
+The layout model calls some column-set text a table: a numbered exercise list in two columns, a
+transcript with its line numbers in a gutter. Kept as a table, its sentences are cut into cells.
+A region is taken as text when the table model found at most two columns, no ruling lines cross
+the region, and its cells read like prose (several words each)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engine.tables.recognizer import TableResult
+
+# A ruling line runs across at least this share of the region (horizontal) or down it (vertical).
+RULE_SHARE = 0.6
+# Cells holding this many words on average read as prose. On the generated textbooks' two-column
+# exercise lists (8 pages) cells held 6-10 words; the dev set's tables (12 crops and pages) keep
+# their ruling lines or at least three columns, so none is touched (make eval, table category).
+PROSE_WORDS = 4.0
+INK_LEVEL = 128
+
+
+def ruled(crop: np.ndarray) -> bool:
+    """Two or more long straight dark lines across the region, or one down it."""
+    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+    ink = (gray < INK_LEVEL).astype(np.uint8)
+    height, width = ink.shape
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN,
+                              np.ones((1, max(2, int(RULE_SHARE * width))), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN,
+                            np.ones((max(2, int(RULE_SHARE * height)), 1), np.uint8))
+    rows = np.flatnonzero(across.any(axis=1))
+    lines_across = 0 if rows.size == 0 else 1 + int(np.count_nonzero(np.diff(rows) > 1))
+    return lines_across >= 2 or bool(down.any())
+
+
+def is_prose_columns(result: TableResult, crop: np.ndarray) -> bool:
+    if not result.ok or result.n_cols > 2:
+        return False
+    texts = [cell.text for cell in result.cells if cell.text.strip()]
+    if not texts or sum(len(t.split()) for t in texts) / len(texts) < PROSE_WORDS:
+        return False
+    return not ruled(crop)

@@ -1,0 +1,53 @@
+"""A table region needs grid evidence: two columns of prose are text, ruled or wide tables stay."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.tables.evidence import is_prose_columns, ruled
+from engine.tables.recognizer import TableCell, TableResult
+from engine.types import Box
+
+
+def page(height=200, width=400) -> np.ndarray:
+    crop = np.full((height, width, 3), 255, np.uint8)
+    for y in range(20, 180, 20):  # lines of "text": short dark dashes
+        for x in range(10, 390, 14):
+            crop[y:y + 8, x:x + 9] = 30
+    return crop
+
+
+def result(texts: list[list[str]]) -> TableResult:
+    cells = tuple(TableCell(r, c, 1, 1, Box(0, 0, 1, 1), text)
+                  for r, row in enumerate(texts) for c, text in enumerate(row))
+    return TableResult(html="<table></table>", cells=cells, n_rows=len(texts),
+                       n_cols=max(map(len, texts)), score=0.9, ok=True)
+
+
+EXERCISES = [["4. Find the derivative of f(x) = x^8 - 7x + 9.", "9. Solve 4x + 6 = 8 for x."],
+             ["5. Evaluate the integral of 5x from 2 to 9.", "10. Explain why a list of 5 items."]]
+
+
+def test_text_has_no_ruling_lines_and_a_ruled_grid_has():
+    assert not ruled(page())
+    grid = page()
+    grid[5:7, 10:390] = 0
+    grid[190:192, 10:390] = 0
+    assert ruled(grid)
+    one_rule_down = page()
+    one_rule_down[10:190, 200:202] = 0
+    assert ruled(one_rule_down)
+
+
+def test_two_columns_of_sentences_without_rules_are_text():
+    assert is_prose_columns(result(EXERCISES), page())
+
+
+def test_ruled_wide_or_terse_tables_stay_tables():
+    ruled_page = page()
+    ruled_page[5:7, 10:390] = 0
+    ruled_page[190:192, 10:390] = 0
+    assert not is_prose_columns(result(EXERCISES), ruled_page)
+    assert not is_prose_columns(result([row + ["x"] for row in EXERCISES]), page())
+    assert not is_prose_columns(result([["Yield", "4.2 t/ha"], ["Rain", "310 mm"]]), page())
+    assert not is_prose_columns(TableResult.failed("unreadable"), page())

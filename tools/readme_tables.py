@@ -1,0 +1,108 @@
+"""The README's generated tables: each marked block is rebuilt from a results file in docs/results/.
+
+    python -m tools.readme_tables [--check] [--readme README.md] [--results docs/results]
+
+A block in the README is the text between two marker comments naming it:
+
+    <!-- results: bench -->
+    ...made from docs/results/bench.json; edits here are overwritten...
+    <!-- /results: bench -->
+
+`python -m tools.bench` and `python -m tools.peers` write docs/results/bench.json and peers.json;
+this rewrites every block from them (`make bench` and `make peers` run it last). With --check it
+changes nothing and exits 1 when a block differs from what its results file gives. Prose around
+the blocks stays hand-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from tools.bench import readme as bench_readme
+from tools.peers import report as peers_report
+from tools.structure import readme as structure_readme
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_README = REPO_ROOT / "README.md"
+DEFAULT_RESULTS = REPO_ROOT / "docs" / "results"
+
+# Block name -> (results file in docs/results, the function that writes the block from it).
+BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
+    "bench": ("bench.json", bench_readme.readme_markdown),
+    "peers": ("peers.json", peers_report.readme_markdown),
+    "structure": ("structure.json", structure_readme.readme_markdown),
+}
+
+_BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"
+                    r"(<!-- /results: (?P=name) -->)", re.S)
+
+
+class BlockError(ValueError):
+    """A marked block names no known results file, or its file cannot be read."""
+
+
+def block_text(name: str, results_dir: Path,
+               blocks: Mapping[str, tuple[str, Callable[[Mapping], str]]] = BLOCKS) -> str:
+    """A block's generated Markdown, from its results file."""
+    if name not in blocks:
+        raise BlockError(f"unknown results block {name!r}; known: {', '.join(blocks)}")
+    filename, write = blocks[name]
+    path = results_dir / filename
+    try:
+        results = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise BlockError(f"block {name!r}: cannot read {path}: {error}") from error
+    return write(results).rstrip("\n") + "\n"
+
+
+def regenerate(text: str, results_dir: Path,
+               blocks: Mapping[str, tuple[str, Callable[[Mapping], str]]] = BLOCKS
+               ) -> tuple[str, list[str]]:
+    """`text` with every marked block rewritten, and the names of the blocks that changed."""
+    changed: list[str] = []
+
+    def rewrite(match: re.Match) -> str:
+        body = block_text(match["name"], results_dir, blocks)
+        if body != match["body"]:
+            changed.append(match["name"])
+        return match.group(1) + body + match.group(4)
+
+    return _BLOCK.sub(rewrite, text), changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.readme_tables",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--readme", type=Path, default=DEFAULT_README)
+    parser.add_argument("--results", type=Path, default=DEFAULT_RESULTS,
+                        help="the folder of results files (default docs/results)")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 when a block is out of date")
+    args = parser.parse_args(argv)
+    text = args.readme.read_text(encoding="utf-8")
+    try:
+        updated, changed = regenerate(text, args.results)
+    except BlockError as error:
+        print(f"readme_tables: {error}", file=sys.stderr)
+        return 2
+    if not _BLOCK.search(text):
+        print(f"readme_tables: no results block in {args.readme}", file=sys.stderr)
+        return 2
+    if args.check:
+        for name in changed:
+            print(f"{args.readme}: block {name!r} differs from {BLOCKS[name][0]}; "
+                  "run python -m tools.readme_tables", file=sys.stderr)
+        return 1 if changed else 0
+    if changed:
+        args.readme.write_text(updated, encoding="utf-8")
+    print(f"{args.readme}: {', '.join(changed) or 'no block'} rewritten")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

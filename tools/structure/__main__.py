@@ -1,0 +1,49 @@
+"""python -m tools.structure generate [--count N] [--seed S]
+python -m tools.structure eval [--tools paperlens,text_layer,tesseract] [--families ...]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tools.structure.generate import DEFAULT_OUT, generate
+from tools.structure.layouts import FAMILIES
+
+RESULTS = Path("docs/results/structure.json")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.structure")
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser("generate", help="draw the structure set")
+    gen.add_argument("--count", type=int, default=20, help="pages per family (default 20)")
+    gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ev = commands.add_parser("eval", help="score Paperlens and the baselines on the set")
+    ev.add_argument("--folder", type=Path, default=DEFAULT_OUT)
+    ev.add_argument("--tools", default="paperlens,text_layer,tesseract")
+    ev.add_argument("--families", help="comma-separated subset of " + ",".join(FAMILIES))
+    ev.add_argument("--limit", type=int, help="at most this many pages (for quick checks)")
+    ev.add_argument("--out", type=Path, default=RESULTS,
+                    help=f"where the results go (default {RESULTS})")
+    args = parser.parse_args(argv)
+    if args.command == "generate":
+        pages = generate(args.out, args.count, args.seed)
+        print(f"{len(pages)} pages in {args.out}", file=sys.stderr)
+        return 0
+    from tools.structure.evaluate import evaluate
+
+    families = tuple(args.families.split(",")) if args.families else None
+    result = evaluate(args.folder, tuple(args.tools.split(",")), families, args.limit)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    for key, row in result["summary"].items():
+        print(f"{key:40} n={row['pages']:3} sim={row['similarity']:.3f} "
+              f"min={row['min_similarity']:.3f} wordF1={row['word_f1']:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""The README's structure table, from docs/results/structure.json (`python -m tools.structure
+eval`): order-sensitive text similarity per layout family, born-digital and scanned, beside the
+PDF's own text order and Tesseract's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tools.gfm import gfm_table
+
+COLUMNS = (("digital", "paperlens", "Paperlens, born-digital"),
+           ("digital", "text_layer", "PDF text order"),
+           ("scanned", "paperlens", "Paperlens, scanned"),
+           ("scanned", "tesseract", "Tesseract, scanned"))
+
+
+def readme_markdown(results: Mapping) -> str:
+    summary = results["summary"]
+    families = sorted({key.split("/")[0] for key in summary})
+    rows = []
+    for family in families:
+        cells = []
+        for variant, tool, _ in COLUMNS:
+            row = summary.get(f"{family}/{variant}/{tool}")
+            cells.append("-" if row is None else
+                         f"{row['similarity']:.3f} (min {row['min_similarity']:.2f})")
+        pages = max(summary[k]["pages"] for k in summary if k.startswith(f"{family}/"))
+        rows.append([family, str(pages), *cells])
+    table = gfm_table(["family", "pages", *(title for _, _, title in COLUMNS)], rows)
+    meta = results["set"]
+    return (f"{table}\n\nOrder-sensitive text similarity (mean, and the worst page), "
+            f"{meta['count']} generated pages per family (seed {meta['seed']}).\n")
