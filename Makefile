@@ -4,10 +4,15 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.paperlens-installed
 
-.PHONY: run test test-fast eval bench peers sysdeps models installers clean \
+.PHONY: run test test-fast eval bench peers readme-tables sysdeps models installers clean \
 	formula-sysdeps formula-deps formula-corpus formula-renders formula-train formula-finetune formula-export
 
+# Debian and Ubuntu ship venv separately (python3-venv): installed when root, else named.
 $(BIN)/python:
+	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get install -y -q python3-venv; \
+		else echo "Paperlens needs Python's venv module: sudo apt-get install python3-venv"; exit 1; fi; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
@@ -15,8 +20,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
+# The libraries Qt needs to open a window are checked first (installed when root, else the apt
+# command is printed). ARGS goes to the app: `make run ARGS="--screenshot=/tmp/window.png"`.
 run: $(STAMP)
-	$(BIN)/paperlens
+	@tools/system_deps.sh app
+	$(BIN)/paperlens $(ARGS)
 
 sysdeps:
 	@tools/system_deps.sh
@@ -36,14 +44,21 @@ eval: $(STAMP)
 	$(BIN)/python -m tools.eval
 	$(BIN)/python -m tools.eval formula
 
-# Engine speed per stage, then the peers on the same documents (installed on demand).
+# Engine speed per stage, then the peers on the same documents (installed on demand); both
+# write docs/results/ (bench.json, peers.json), from which the README's tables are regenerated.
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench
 	$(BIN)/python -m tools.peers
+	$(BIN)/python -m tools.readme_tables
 
 # RapidOCR, Tesseract and pymupdf4llm on the same documents (installed on demand, never into .venv).
 peers: $(STAMP)
 	$(BIN)/python -m tools.peers
+	$(BIN)/python -m tools.readme_tables
+
+# The README's speed and peers tables from docs/results/*.json (bench and peers run it too).
+readme-tables: $(STAMP)
+	$(BIN)/python -m tools.readme_tables
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -63,3 +63,8 @@ class DocumentFailed(PaperlensError):
     def __init__(self, message: str, result) -> None:
         super().__init__(message)
         self.result = result
+
+
+class PageTooLarge(CorruptDocument):
+    """One page of a document holds an image over the pixel cap: that page alone is skipped,
+    before anything is decoded, as a page that cannot be read."""

@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from typing import Callable, Union, TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.types import PageResult
+    import numpy as np
+
+    from engine.types import Line, PageResult, Region
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,29 @@ class PageDone:
     total: int
     result: "PageResult"
     timings_s: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PageProgress:
+    """A page stage finished: what is known of the page so far, for a live view of it.
+
+    Sent after every stage of a page that did not fail, before the page's PageDone."""
+
+    path: str
+    page_number: int
+    """1-based page number in the source document."""
+    index: int
+    """0-based position among the pages being processed."""
+    total: int
+    stage: str
+    """The stage that just finished (a name in recipe.PAGE_STAGES)."""
+    image: "np.ndarray | None"
+    """The page's RGB pixels, as the boxes of `lines` and `regions` refer to them (after any
+    turn); None before `render`. The same array while unchanged; receivers must not modify it."""
+    rotation: int = 0
+    lines: tuple["Line", ...] = ()
+    regions: tuple["Region", ...] | None = None
+    """Layout regions once `layout` ran; None before (or when layout is off)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +75,8 @@ class DeviceDecided:
     reason: str
 
 
-Event = Union[DocumentStarted, PageDone, Warning, ModelDownloadProgress, DeviceDecided]
+Event = Union[DocumentStarted, PageProgress, PageDone, Warning, ModelDownloadProgress,
+              DeviceDecided]
 EventCallback = Callable[[Event], None]
 
 

@@ -64,7 +64,13 @@ def convert_document(source: Path, options: ConvertOptions, models: ModelSet,
                 check_cancel()
                 page = PageState(document=document, page_number=number, options=options,
                                  image_prefix=f"{stem}-p{number}")
-                page, result = run_page(page, models, check_cancel)
+
+                def progress(stage: str, state: PageState, index=index, number=number) -> None:
+                    on_event(events.PageProgress(str(source), number, index, len(numbers), stage,
+                                                 state.image, state.rotation, state.lines,
+                                                 state.regions))
+
+                page, result = run_page(page, models, check_cancel, progress)
                 for warning in result.warnings:
                     on_event(events.Warning(str(source), warning, number))
                 if writer is not None:
@@ -105,14 +111,16 @@ def _nothing_read(result: DocumentResult) -> str:
     return f"No page of {Path(result.path).name} could be read{reason}; nothing was written."
 
 
-def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None]
+def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None],
+             on_stage: Callable[[str, PageState], None] = lambda _stage, _page: None
              ) -> tuple[PageState, PageResult]:
     """Every stage in order, each timed; pure inference time is recorded per model role.
 
     A stage that raises fails this page alone (status failed, the stage and the reason in its
     errors) and the document goes on. Cancellation, and errors about the whole run (a model
     that cannot be loaded, an output folder that cannot be written), stop the document; so
-    does a damaged single image, which has no other page to save."""
+    does a damaged single image, which has no other page to save. `on_stage(name, page)` hears
+    of every stage that finished, for a live view of the page."""
     before = models.clock_snapshot()
     timings: dict[str, float] = {}
     failed = False
@@ -132,6 +140,7 @@ def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None]
         timings[name] = time.perf_counter() - start
         if failed:
             break
+        on_stage(name, page)
     for role, seconds in models.clock_snapshot().items():
         spent = seconds - before.get(role, 0.0)
         if spent > 0:
@@ -162,8 +171,7 @@ def commit(writer: OutputWriter, result: DocumentResult, stem: str, options: Con
     staged: tuple[str, ...] = ()
     if overlay is not None:
         name = f"{stem}_layout.pdf"
-        overlay.save(str(writer.stage_file(name)))
-        staged = (name,)
+        staged = (writer.produce(name, lambda path: overlay.save(str(path))),)
     payloads[f"{stem}.md"] = result.markdown.encode("utf-8")
     return writer.commit(payloads, staged)
 

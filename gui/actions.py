@@ -48,6 +48,9 @@ class WindowActions(QObject):
                                 window.open_output_folder, "Ctrl+Shift+L",
                                 self.tr("Show the selected document's results"),
                                 SP.SP_DirLinkIcon)
+        self.reveal = make("reveal", self.tr("&Reveal in File Manager"), window.reveal_selected,
+                           "Ctrl+Shift+R", self.tr("Show the selected document's Markdown file "
+                                                   "in the file manager"))
         self.copy_markdown = make("copyMarkdown", self.tr("&Copy Markdown"), window.copy_markdown,
                                   "Ctrl+Shift+C", self.tr("Copy the Markdown to the clipboard"),
                                   SP.SP_FileDialogDetailedView)
@@ -78,7 +81,7 @@ class WindowActions(QObject):
         file_menu.addActions([self.open_files, self.open_folder])
         self.recent_menu = file_menu.addMenu(self.tr("Recent Outputs"))
         file_menu.addSeparator()
-        file_menu.addActions([self.export, self.open_output, self.copy_markdown])
+        file_menu.addActions([self.export, self.open_output, self.reveal, self.copy_markdown])
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = menus.addMenu(self.tr("&Edit"))
@@ -102,10 +105,20 @@ class WindowActions(QObject):
         toolbar.addAction(self.preferences)
         window.addToolBar(toolbar)
 
+        # Each document's own commands, on a right click in the queue.
+        queue = window.queue_view
+        queue.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        gap = QAction(window)
+        gap.setSeparator(True)
+        queue.addActions([self.open_output, self.reveal, self.export, self.copy_markdown, gap,
+                          self.retry, self.cancel, self.remove])
+
     def update(self, current: "Job | None", selected: list["Job"], busy: bool) -> None:
         has_result = current is not None and current.result is not None
-        for action in (self.export, self.copy_markdown):
-            action.setEnabled(has_result)
+        self.copy_markdown.setEnabled(has_result)
+        # A document of an earlier session has its files, not its result, in this one.
+        self.export.setEnabled(current is not None and current.markdown_path is not None)
+        self.reveal.setEnabled(current is not None and current.markdown_path is not None)
         self.open_output.setEnabled(current is not None)
         self.cancel.setEnabled(any(not j.state.finished for j in selected))
         self.cancel_all.setEnabled(busy)

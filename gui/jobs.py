@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import Iterable
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
 from gui.background import run_in_background
-from gui.queue_model import Job, JobState, QueueModel
+from gui.queue_history import QueueHistory
+from gui.queue_model import Job, JobState, QueueModel, page_note
 from gui.worker import ConversionRequest, EngineFactory, WorkerThread
 from settings import SettingsStore
 
@@ -36,7 +38,7 @@ class JobController(QObject):
     """Owns the queue model and the worker thread; the window drives it with plain calls."""
 
     jobChanged = Signal(int)  # job id: state or progress changed
-    pageArrived = Signal(int, int)  # job id, 0-based position of the page that finished
+    pageArrived = Signal(int, int)  # job id, 0-based position of a page first shown or finished
     jobFinished = Signal(int)  # job id: done, failed or cancelled
     passwordNeeded = Signal(int, bool)  # job id, True when a password was given and was wrong
     downloadProgress = Signal(object)
@@ -44,16 +46,21 @@ class JobController(QObject):
     queueIdle = Signal()
 
     def __init__(self, store: SettingsStore, engine_factory: EngineFactory | None = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, history: QueueHistory | None = None) -> None:
+        """`history`, when given, brings back the last session's documents and keeps these."""
         super().__init__(parent)
         self._store = store
+        self._history = history
         self.model = QueueModel(self)
+        if history is not None:
+            self.model.restore(history.load())
         self._running: Job | None = None
         self._stopping = False
         self.method = "auto"  # where text comes from: auto, txt (text layer) or ocr
         self._worker_thread = WorkerThread(store, engine_factory)
         worker = self.worker
         worker.documentStarted.connect(self._on_started, QUEUED)
+        worker.pageProgress.connect(self._on_page_progress, QUEUED)
         worker.pageDone.connect(self._on_page_done, QUEUED)
         worker.warningRaised.connect(self._on_warning, QUEUED)
         worker.documentFinished.connect(self._on_finished, QUEUED)
@@ -116,6 +123,7 @@ class JobController(QObject):
         job.reset()
         job.output_dir = self._output_dir_for(job.path)
         self._changed(job)
+        self.save_history()
         self._dispatch()
 
     def remove(self, job_id: int) -> None:
@@ -123,6 +131,7 @@ class JobController(QObject):
         if job is not None and job is not self._running:
             job.cancel.set()
             self.model.remove(job_id)
+            self.save_history()
 
     def provide_password(self, job_id: int, password: str | None) -> None:
         """Answer to passwordNeeded: retry with the password, or give up on the document."""
@@ -146,6 +155,13 @@ class JobController(QObject):
         for job in self.model.jobs:
             job.cancel.set()
         self._worker_thread.stop()
+        if self._history is not None:
+            self._history.save(self.model.jobs, wait=True)
+
+    def save_history(self) -> None:
+        """Keep the queue for the next session (in the background)."""
+        if self._history is not None and not self._stopping:
+            self._history.save(self.model.jobs)
 
     # -- dispatch -----------------------------------------------------------------------------
 
@@ -173,10 +189,12 @@ class JobController(QObject):
         self.model.changed(job.id)
         self.jobChanged.emit(job.id)
         if finished:
+            self.save_history()
             self.jobFinished.emit(job.id)
 
     def _end(self, job: Job) -> None:
         self._running = None
+        job.live = {}  # a page still being read when the document stopped is not shown
         self._changed(job, finished=True)
         self._dispatch()
 
@@ -187,16 +205,35 @@ class JobController(QObject):
         job = self._current(job_id)
         if job is not None:
             job.page_count = page_count
+            job.started_s = time.monotonic()
             self._changed(job)
+
+    @Slot(int, object)
+    def _on_page_progress(self, job_id: int, live) -> None:
+        """A page's picture, lines or regions, before the page is done."""
+        job = self._current(job_id)
+        if job is None or live.index in job.pages:
+            return
+        first = live.index not in job.live
+        job.live = {live.index: live}  # one page is read at a time
+        job.page_count = live.total
+        self._changed(job)
+        if first:
+            self.pageArrived.emit(job_id, live.index)
 
     @Slot(int, object)
     def _on_page_done(self, job_id: int, event) -> None:
         job = self._current(job_id)
         if job is None:
             return
+        job.live.pop(event.index, None)
         job.pages[event.index] = event.result
         job.pages_done = event.index + 1
         job.page_count = event.total
+        job.page_times_s.append(time.monotonic())
+        note = page_note(event.result)
+        if note is not None:
+            job.page_notes += (note,)
         self._changed(job)
         self.pageArrived.emit(job_id, event.index)
 
@@ -213,8 +250,10 @@ class JobController(QObject):
         if job is None:
             return
         job.result = result
-        job.pages = dict(enumerate(result.pages))
+        job.pages, job.live = dict(enumerate(result.pages)), {}
         job.pages_done = job.page_count = len(result.pages)
+        job.outputs = tuple(result.outputs)
+        job.page_notes = tuple(n for n in map(page_note, result.pages) if n is not None)
         job.state = JobState.DONE if result.status.value == "ok" else JobState.PARTIAL
         self._end(job)
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, Qt
-from PySide6.QtGui import (QCloseEvent, QDesktopServices, QDragEnterEvent, QDropEvent,
-                           QGuiApplication)
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QLineEdit,
                                QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter,
                                QVBoxLayout, QWidget)
@@ -23,9 +22,11 @@ from gui.jobs import JobController
 from gui.log_window import LogBook, LogWindow
 from gui.preferences import PreferencesDialog
 from gui.preview import PreviewPane
+from gui.queue_history import QueueHistory
 from gui.queue_model import Job, JobState, status_text
 from gui.queue_view import QueueView
-from gui.window_state import WindowState
+from gui.reveal import open_path, reveal_file
+from gui.window_state import LayoutParts, WindowState
 from gui.worker import EngineFactory
 from settings import SettingsError, SettingsStore
 
@@ -53,7 +54,7 @@ class MainWindow(QMainWindow):
         # Where the user picks a password; replaceable so tests can answer it.
         self.password_prompt = self._ask_password
 
-        self.controller = JobController(store, engine_factory, self)
+        self.controller = JobController(store, engine_factory, self, QueueHistory(store.path))
         self.queue_view = QueueView(self.controller.model)
         self.drop_area = DropArea()
         self.preview = PreviewPane()
@@ -101,7 +102,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.preview)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([340, 1000])
+        self.splitter.setSizes([380, 1000])
         self.setCentralWidget(self.splitter)
 
         self.status_label = QLabel()
@@ -202,7 +203,7 @@ class MainWindow(QMainWindow):
     def export_selected(self, folder: str | Path | None = None) -> list[Path]:
         """Copy the selected document's Markdown, JSON and images into a folder (remembered)."""
         job = self.selected_job()
-        if job is None or job.result is None:
+        if job is None or job.markdown_path is None:
             return []
         if folder is None:
             start = self.store.load().output.dir or job.output_dir
@@ -215,7 +216,7 @@ class MainWindow(QMainWindow):
         except SettingsError as error:
             log.warning("could not remember the output folder: %s", error)
         try:
-            written = export_outputs(job.result.outputs, Path(folder))
+            written = export_outputs(job.output_files, Path(folder))
         except ExportError as error:
             QMessageBox.warning(self, self.tr("Export failed"), str(error))
             return []
@@ -228,10 +229,13 @@ class MainWindow(QMainWindow):
 
     def open_output_folder(self) -> None:
         job = self.selected_job()
-        if job is None:
-            return
-        folder = job.markdown_path.parent if job.markdown_path else job.output_dir
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        if job is not None:
+            open_path(job.markdown_path.parent if job.markdown_path else job.output_dir)
+
+    def reveal_selected(self) -> None:
+        job = self.selected_job()
+        if job is not None and job.markdown_path is not None:
+            reveal_file(job.markdown_path)
 
     def copy_markdown(self) -> None:
         job = self.selected_job()
@@ -240,7 +244,7 @@ class MainWindow(QMainWindow):
             self.status_label.setText(self.tr("Markdown of {0} copied").format(job.path.name))
 
     def open_recent(self, path: Path) -> None:
-        QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+        open_path(path)
 
     def clear_recent(self) -> None:
         self.state.clear_recent_outputs()
@@ -362,21 +366,18 @@ class MainWindow(QMainWindow):
     # -- state and closing --------------------------------------------------------------------
 
     def _restore_state(self) -> None:
-        for key, restore in (("window/geometry", self.restoreGeometry),
-                             ("window/state", self.restoreState),
-                             ("window/mainSplitter", self.splitter.restoreState),
-                             ("window/previewSplitter", self.preview.splitter.restoreState)):
-            value = self.state.restore_bytes(key)
-            if value is not None:
-                restore(value)
+        self.state.restore_layout(self._layout_parts())
         self.commands.set_recent(self.state.recent_outputs())
 
     def save_state(self) -> None:
-        self.state.save_bytes("window/geometry", self.saveGeometry())
-        self.state.save_bytes("window/state", self.saveState())
-        self.state.save_bytes("window/mainSplitter", self.splitter.saveState())
-        self.state.save_bytes("window/previewSplitter", self.preview.splitter.saveState())
-        self.state.sync()
+        self.state.save_layout(self._layout_parts())
+
+    def _layout_parts(self) -> LayoutParts:
+        return {"window/geometry": (self.saveGeometry, self.restoreGeometry),
+                "window/state": (self.saveState, self.restoreState),
+                "window/mainSplitter": (self.splitter.saveState, self.splitter.restoreState),
+                "window/previewSplitter": (self.preview.splitter.saveState,
+                                           self.preview.splitter.restoreState)}
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Cancel the running document, wait for the worker to return, then close."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from gui.background import run_in_background
@@ -29,16 +29,36 @@ def render_page_image(path: str, password: str | None, page: Any) -> QImage:
     if page.rotation:
         # The engine turned the page clockwise before analysis; boxes refer to the turned page.
         pixels = np.rot90(pixels, k=-(page.rotation // 90) % 4)
-    pixels = np.ascontiguousarray(pixels)
+    return preview_image(pixels)
+
+
+def preview_image(pixels: Any) -> QImage:
+    """RGB (or grey) pixels, a numpy array, as a preview picture: at most PREVIEW_MAX_SIDE_PX on
+    its long side, in the format screens draw from (the UI thread's QPixmap.fromImage then has
+    nothing to convert).
+
+    Runs off the UI thread. The pixel work is OpenCV's, which lets go of Python's lock while it
+    works; Qt's own scaling and conversion would hold it, and the window with it, for as long
+    as they take (a quarter of a second for a page on a busy machine)."""
+    import cv2
+
     height, width = pixels.shape[:2]
-    image = QImage(pixels.data, width, height, pixels.strides[0], QImage.Format.Format_RGB888)
-    image = image.copy()  # own the pixels: the numpy array goes away with this frame
-    if max(width, height) > PREVIEW_MAX_SIDE_PX:
-        image = image.scaled(PREVIEW_MAX_SIDE_PX, PREVIEW_MAX_SIDE_PX,
-                             Qt.AspectRatioMode.KeepAspectRatio,
-                             Qt.TransformationMode.SmoothTransformation)
-    # The format screens draw from: the UI thread's QPixmap.fromImage then has nothing to convert.
-    return image.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied)
+    longest = max(height, width, 1)
+    if longest > PREVIEW_MAX_SIDE_PX:
+        factor = PREVIEW_MAX_SIDE_PX / longest
+        size = (max(1, round(width * factor)), max(1, round(height * factor)))
+        pixels = cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
+    grey = pixels.ndim == 2
+    if sys.byteorder == "little":  # ARGB32 words are B, G, R, A bytes
+        code, fmt = (cv2.COLOR_GRAY2BGRA if grey else cv2.COLOR_RGB2BGRA,
+                     QImage.Format.Format_ARGB32_Premultiplied)
+    else:
+        code, fmt = (cv2.COLOR_GRAY2RGBA if grey else cv2.COLOR_RGB2RGBA,
+                     QImage.Format.Format_RGBA8888_Premultiplied)
+    opaque = cv2.cvtColor(pixels, code)  # alpha 255: premultiplied changes nothing
+    height, width = opaque.shape[:2]
+    image = QImage(opaque.data, width, height, opaque.strides[0], fmt)
+    return image.copy()  # own the pixels: the array goes away with this frame
 
 
 class PageImageCache:
@@ -55,6 +75,13 @@ class PageImageCache:
             self._images.move_to_end(key)
         return image
 
+    def put(self, key: tuple[int, int], image: QImage) -> None:
+        """Keep a picture that is already drawn (a page's live view, once the page is done)."""
+        self._images[key] = image
+        self._images.move_to_end(key)
+        while len(self._images) > self._capacity:
+            self._images.popitem(last=False)
+
     def forget_job(self, job_id: int) -> None:
         for key in [k for k in self._images if k[0] == job_id]:
             del self._images[key]
@@ -69,9 +96,7 @@ class PageImageCache:
 
         def done(image: QImage) -> None:
             self._loading.discard(key)
-            self._images[key] = image
-            while len(self._images) > self._capacity:
-                self._images.popitem(last=False)
+            self.put(key, image)
             on_ready(key)
 
         def failed(error: BaseException) -> None:

@@ -27,6 +27,7 @@ KIND_COLOURS: dict[str, str] = {
     "code": "#637939",
 }
 _OTHER_COLOUR = "#555555"
+_LINE_COLOUR = "#3d7bd9"  # text lines found while a page is read, before it has blocks
 
 
 def kind_name(kind: str) -> str:
@@ -88,7 +89,10 @@ class PageView(QGraphicsView):
         self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
         self.setBackgroundBrush(QColor("#e9e9ec"))
         self._boxes: list[_BlockBox] = []
+        self._line_items: list[QGraphicsRectItem] = []
         self._pixmap_item: QGraphicsPixmapItem | None = None
+        self._image_key: int | None = None  # QImage.cacheKey() of the picture shown
+        self._paper: QGraphicsRectItem | None = None
         self._boxes_visible = True
         self._fit = True
         self._page_size = (0, 0)
@@ -97,8 +101,8 @@ class PageView(QGraphicsView):
 
     def clear_page(self, message: str = "") -> None:
         self._scene.clear()
-        self._boxes = []
-        self._pixmap_item = None
+        self._boxes, self._line_items = [], []
+        self._pixmap_item = self._paper = self._image_key = None
         self._page_size = (0, 0)
         if message:
             label = QGraphicsSimpleTextItem(message)
@@ -109,16 +113,27 @@ class PageView(QGraphicsView):
         else:
             self._scene.setSceneRect(QRectF())
 
-    def set_page(self, page: Any, image: QImage | None) -> None:
-        """Draw `page` (a PageResult); `image` is its picture at any size, None while it loads."""
-        self._scene.clear()
-        self._boxes = []
+    def set_page(self, page: Any, image: QImage | None, lines: Any = ()) -> None:
+        """Draw `page` (a PageResult, or a LivePage while it is read: its regions as blocks);
+        `image` is its picture at any size, None while it loads; `lines` are text lines to
+        outline thinly (a page being read has lines before it has blocks).
+
+        The same picture on a page of the same size stays as it is: while a page is read its
+        boxes change several times, and re-making and re-scaling a page-sized picture each
+        time would hold up the window."""
         width, height = max(1, int(page.width)), max(1, int(page.height))
-        self._page_size = (width, height)
-        paper = self._scene.addRect(QRectF(0, 0, width, height), QPen(Qt.PenStyle.NoPen),
-                                    QBrush(QColor("white")))
-        paper.setZValue(-1)
-        self._pixmap_item = None
+        resized = (width, height) != self._page_size or self._paper is None
+        if resized:
+            self._scene.clear()
+            self._pixmap_item, self._image_key = None, None
+            self._page_size = (width, height)
+            self._paper = self._scene.addRect(QRectF(0, 0, width, height),
+                                              QPen(Qt.PenStyle.NoPen), QBrush(QColor("white")))
+            self._paper.setZValue(-1)
+        else:
+            for item in [*self._boxes, *self._line_items]:
+                self._scene.removeItem(item)
+        self._boxes, self._line_items = [], []
         self.set_image(image)
         for index, block in enumerate(page.blocks):
             box = block.box
@@ -134,19 +149,41 @@ class PageView(QGraphicsView):
             item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
             self._scene.addItem(item)
             self._boxes.append(item)
-        self._scene.setSceneRect(QRectF(0, 0, width, height))
-        if self._fit:
-            self.fit_width()
+        self._add_lines(lines)
+        if resized:
+            self._scene.setSceneRect(QRectF(0, 0, width, height))
+            if self._fit:
+                self.fit_width()
+
+    def _add_lines(self, lines: Any) -> None:
+        pen = QPen(QColor(_LINE_COLOUR), 1.0)
+        pen.setCosmetic(True)
+        for line in lines:
+            box = line.box
+            item = QGraphicsRectItem(QRectF(box.x0, box.y0, box.x1 - box.x0, box.y1 - box.y0))
+            item.setPen(pen)
+            item.setZValue(0.5)  # over the picture, under the blocks
+            item.setToolTip(line.text)
+            item.setVisible(self._boxes_visible)
+            self._scene.addItem(item)
+            self._line_items.append(item)
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_items)
 
     def set_image(self, image: QImage | None) -> None:
         """Put the page's picture under the boxes (it arrives after them while it renders)."""
         if not shiboken6.isValid(self._scene):  # the view was closed while it rendered
             return
+        key = image.cacheKey() if image is not None and not image.isNull() else None
+        if key is not None and key == self._image_key and self._pixmap_item is not None:
+            return
         if self._pixmap_item is not None:
             self._scene.removeItem(self._pixmap_item)
-            self._pixmap_item = None
+            self._pixmap_item, self._image_key = None, None
         width = self._page_size[0]
-        if image is None or image.isNull() or width <= 0:
+        if key is None or width <= 0:
             return
         item = QGraphicsPixmapItem(QPixmap.fromImage(image))
         item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
@@ -154,7 +191,7 @@ class PageView(QGraphicsView):
         item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         item.setScale(width / image.width())
         self._scene.addItem(item)
-        self._pixmap_item = item
+        self._pixmap_item, self._image_key = item, key
 
     @property
     def has_image(self) -> bool:
@@ -166,8 +203,8 @@ class PageView(QGraphicsView):
 
     def set_boxes_visible(self, visible: bool) -> None:
         self._boxes_visible = visible
-        for box in self._boxes:
-            box.setVisible(visible)
+        for item in [*self._boxes, *self._line_items]:
+            item.setVisible(visible)
 
     def highlight(self, index: int | None) -> None:
         for box in self._boxes:

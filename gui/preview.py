@@ -7,96 +7,22 @@ from pathlib import Path
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QEvent, QObject, QUrl, Qt, Signal
-from PySide6.QtGui import (QColor, QFontDatabase, QImageReader, QTextCharFormat, QTextCursor,
-                           QTextDocument)
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-                               QPlainTextEdit, QSplitter, QTabWidget, QTextBrowser, QTextEdit,
-                               QToolButton, QVBoxLayout, QWidget)
+                               QSplitter, QToolButton, QVBoxLayout, QWidget)
 
-from gui.block_links import BlockLink, link_at, link_for, locate_blocks
+from gui.live_page import LivePage
+from gui.markdown_pane import MarkdownPane
 from gui.page_images import PageImageCache
 from gui.page_view import KIND_COLOURS, PageView, kind_name, kind_of
 from gui.queue_model import Job, JobState
 
 log = logging.getLogger(__name__)
 
-_HIGHLIGHT = QColor(255, 214, 10, 110)
-MAX_INLINE_IMAGE_WIDTH = 640
-# Tables come as HTML inside the Markdown; without rules their cells run into each other.
-RENDERED_CSS = ("table { border-collapse: collapse; margin: 6px 0; } "
-                "th, td { border: 1px solid #b8bec7; padding: 2px 5px; } "
-                "th { background-color: #eef1f5; }")
-
-
-def image_positions(document: QTextDocument) -> dict[str, int]:
-    """Where each picture sits in a rendered document, by the path its Markdown link names."""
-    found: dict[str, int] = {}
-    block = document.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            if fragment.charFormat().isImageFormat():
-                found.setdefault(fragment.charFormat().toImageFormat().name(), fragment.position())
-            it += 1
-        block = block.next()
-    return found
-
-
-def figure_links(pages: Any, positions: dict[str, int]) -> list[BlockLink]:
-    """Links for blocks shown as pictures (figures, formula or table crops) in the rendered view."""
-    links = []
-    for page_index, page in enumerate(pages):
-        for block_index, block in enumerate(page.blocks):
-            where = positions.get(getattr(block, "image_path", "") or "")
-            if where is not None:
-                links.append(BlockLink(page_index, block_index, where, where + 1))
-    return links
-
-
-def fit_images(document: QTextDocument, max_width: int) -> None:
-    """Shrink pictures wider than `max_width` so the rendered Markdown needs no sideways scroll."""
-    block = document.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            fmt = fragment.charFormat()
-            if fmt.isImageFormat():
-                image_format = fmt.toImageFormat()
-                url = document.baseUrl().resolved(QUrl(image_format.name()))
-                size = QImageReader(url.toLocalFile()).size()
-                if size.isValid() and size.width() > max_width and image_format.width() <= 0:
-                    image_format.setWidth(max_width)
-                    image_format.setHeight(size.height() * max_width / size.width())
-                    cursor = QTextCursor(document)
-                    cursor.setPosition(fragment.position())
-                    cursor.setPosition(fragment.position() + fragment.length(),
-                                       QTextCursor.MoveMode.KeepAnchor)
-                    cursor.setCharFormat(image_format)
-            it += 1
-        block = block.next()
-
-
-class _ClickFilter(QObject):
-    """Reports the text position of a left click in a text view."""
-
-    def __init__(self, view: QTextEdit | QPlainTextEdit, callback) -> None:
-        super().__init__(view)
-        self._view = view
-        self._callback = callback
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.MouseButtonRelease and \
-                event.button() == Qt.MouseButton.LeftButton:
-            position = self._view.cursorForPosition(event.position().toPoint()).position()
-            self._callback(position)
-        return False
-
 
 class PreviewPane(QWidget):
-    """Shows one job. Pages appear as they finish; the Markdown once the document is done."""
+    """Shows one job. A page appears as soon as it is rendered, its text lines and layout boxes
+    as the stages find them; the Markdown once the document is done."""
 
     pageShown = Signal(int)  # 0-based page position
 
@@ -105,10 +31,8 @@ class PreviewPane(QWidget):
         self._job: Job | None = None
         self._page_index = -1
         self._images = PageImageCache()
-        self._source_links: list[BlockLink] = []
-        self._rendered_links: list[BlockLink] = []
-        self._markdown_for: tuple[int, int] | None = None
-        self._placeholder: str | None = None
+        self._drawn: Any = None  # the PageResult or LivePage the page view shows
+        self._last_live: tuple[int, LivePage] | None = None  # job id, the page last drawn live
 
         self.pages = QListWidget()
         self.pages.setObjectName("pageList")
@@ -141,28 +65,15 @@ class PreviewPane(QWidget):
         page_layout.addWidget(self.page_view, 1)
         page_layout.addWidget(self.legend)
 
-        self.rendered = QTextBrowser()
-        self.rendered.setObjectName("renderedMarkdown")
-        self.rendered.setOpenExternalLinks(True)
-        self.rendered.document().setDefaultStyleSheet(RENDERED_CSS)
-        self.source = QPlainTextEdit()
-        self.source.setObjectName("markdownSource")
-        self.source.setReadOnly(True)
-        self.source.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.rendered.viewport().installEventFilter(_ClickFilter(self.rendered,
-                                                                 self._on_rendered_click))
-        self.source.viewport().installEventFilter(_ClickFilter(self.source, self._on_source_click))
-        self.text_tabs = QTabWidget()
-        self.text_tabs.setObjectName("markdownTabs")
-        self.text_tabs.addTab(self.rendered, self.tr("Rendered"))
-        self.text_tabs.addTab(self.source, self.tr("Markdown source"))
+        self.markdown = MarkdownPane()
+        self.markdown.blockSelected.connect(self.select_block)
+        self.rendered, self.source = self.markdown.rendered, self.markdown.source
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("previewSplitter")
         self.splitter.addWidget(self.pages)
         self.splitter.addWidget(page_panel)
-        self.splitter.addWidget(self.text_tabs)
+        self.splitter.addWidget(self.markdown)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 3)
         self.splitter.setStretchFactor(2, 3)
@@ -186,31 +97,48 @@ class PreviewPane(QWidget):
         if job is not self._job:
             self._job = job
             self._page_index = -1
-            self._markdown_for = None
+            self._drawn = None
         self.refresh()
 
     def refresh(self) -> None:
-        """Bring the pane up to date with the job (new pages, done, failed)."""
+        """Bring the pane up to date with the job (new pages and stages, done, failed)."""
         job = self._job
         if job is None:
             self.pages.clear()
             self.page_caption.clear()
             self.legend.clear()
             self.page_view.clear_page(self.tr("Select a document to see its pages."))
-            self._set_markdown_placeholder(self.tr("Drop PDFs or images on the window to start."))
+            self._drawn = None
+            self.markdown.set_placeholder(self.tr("Drop PDFs or images on the window to start."))
             return
         self._sync_page_list(job)
-        if self._page_index < 0 and job.pages:
-            self.pages.setCurrentRow(0)
-        elif self._page_index >= 0:
+        if self._page_index >= 0 and not self._has_page(job, self._page_index):
+            self._page_index = -1  # a page still being read when its document stopped
+        shown = sorted(job.pages) or sorted(job.live)
+        if self._page_index >= 0:
             self._show_page(self._page_index)
-        elif job.state is JobState.FAILED:
-            self.page_view.clear_page(job.message)
-        elif job.state is JobState.CANCELLED:
-            self.page_view.clear_page(self.tr("Cancelled; nothing was written."))
+        elif shown:
+            self._show_page(shown[0])
         else:
-            self.page_view.clear_page(self.tr("Waiting for the first page…"))
-        self._sync_markdown(job)
+            self._drawn = None
+            self.page_caption.clear()
+            self.legend.clear()
+            self.page_view.clear_page(self._no_page_words(job))
+        self.markdown.sync(job)
+
+    @staticmethod
+    def _has_page(job: Job, index: int) -> bool:
+        return index in job.pages or index in job.live
+
+    def _no_page_words(self, job: Job) -> str:
+        if job.state is JobState.FAILED:
+            return job.message
+        if job.state is JobState.CANCELLED:
+            return self.tr("Cancelled; nothing was written.")
+        if job.state.written:  # converted in an earlier session: only its files are left
+            folder = job.markdown_path.parent if job.markdown_path else job.output_dir
+            return self.tr("Converted in an earlier session; its files are in {0}").format(folder)
+        return self.tr("Waiting for the first page…")
 
     def _sync_page_list(self, job: Job) -> None:
         total = max(job.page_count, len(job.pages))
@@ -230,44 +158,81 @@ class PreviewPane(QWidget):
                 item = QListWidgetItem(label)
                 self.pages.addItem(item)
             flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-            item.setFlags(flags if page is not None else Qt.ItemFlag.NoItemFlags)
+            item.setFlags(flags if self._has_page(job, index) else Qt.ItemFlag.NoItemFlags)
 
     # -- the page -----------------------------------------------------------------------------
 
     def select_page(self, index: int) -> None:
-        """Show page `index` (0-based position) once it has finished."""
-        if self._job is not None and index in self._job.pages:
+        """Show page `index` (0-based position) once it is rendered."""
+        if self._job is not None and self._has_page(self._job, index):
             self._show_page(index)
 
     def _on_page_row(self, row: int) -> None:
-        if row >= 0 and self._job is not None and row in self._job.pages:
+        if row >= 0 and self._job is not None and self._has_page(self._job, row):
             self._show_page(row)
 
     def _show_page(self, index: int) -> None:
         job = self._job
-        page = job.pages.get(index) if job is not None else None
-        if page is None:
+        if job is None or not self._has_page(job, index):
             return
         changed = index != self._page_index
         self._page_index = index
         if self.pages.currentRow() != index:
             self.pages.setCurrentRow(index)
+        if index in job.pages:
+            self._show_finished(job, index, job.pages[index])
+        else:
+            self._show_live(job, job.live[index])
+        if changed:
+            self.pageShown.emit(index)
+
+    def _show_finished(self, job: Job, index: int, page: Any) -> None:
         key = (job.id, index)
         image = self._images.get(key)
-        if changed or self.page_view.has_image != (image is not None) or \
-                self.page_view.box_count != len(page.blocks):
+        if image is None:
+            image = self._live_picture(job, index, page)
+        if self._drawn is not page or self.page_view.has_image != (image is not None):
             self.page_view.set_page(page, image)
+            self._drawn = page
         if image is None:
             self._images.load(key, str(job.path), job.password, page, self._on_image_ready,
                               self._on_image_failed)
-        kinds = sorted({kind_of(b) for b in page.blocks})
         self.page_caption.setText(self.tr("Page {0} · blocks: {1} · text from {2}").format(
             page.page_number, len(page.blocks), self._source_words(page)))
+        self._show_legend(page.blocks)
+
+    def _live_picture(self, job: Job, index: int, page: Any) -> Any:
+        """The picture the page was drawn with while it was read, when it is the same page
+        (kept, so the finished page needs no second rendering)."""
+        if self._last_live is None:
+            return None
+        job_id, live = self._last_live
+        if (job_id, live.index) != (job.id, index) or live.image is None or \
+                (live.width, live.height, live.rotation) != (page.width, page.height,
+                                                             page.rotation):
+            return None
+        self._images.put((job.id, index), live.image)
+        self._last_live = None
+        return live.image
+
+    def _show_live(self, job: Job, live: LivePage) -> None:
+        if self._drawn is not live:
+            self.page_view.set_page(live, live.image, live.lines)
+            self._drawn = live
+            self._last_live = (job.id, live)
+        if live.lines or live.blocks:
+            self.page_caption.setText(
+                self.tr("Page {0} · being read: {1} lines, {2} layout regions so far").format(
+                    live.page_number, len(live.lines), len(live.blocks)))
+        else:
+            self.page_caption.setText(self.tr("Page {0} · being read…").format(live.page_number))
+        self._show_legend(live.blocks)
+
+    def _show_legend(self, blocks: Any) -> None:
+        kinds = sorted({kind_of(b) for b in blocks})
         self.legend.setText("  ".join(
             f'<span style="color:{KIND_COLOURS.get(k, "#555")}">■</span> {kind_name(k)}'
             for k in kinds))
-        if changed:
-            self.pageShown.emit(index)
 
     def _source_words(self, page: Any) -> str:
         source = str(getattr(page.text_source, "value", page.text_source))
@@ -277,48 +242,12 @@ class PreviewPane(QWidget):
         # A page picture can finish rendering after its window was closed.
         if not shiboken6.isValid(self.page_view):
             return
-        if self._job is not None and key == (self._job.id, self._page_index):
+        if self._job is not None and key == (self._job.id, self._page_index) and \
+                self._page_index in self._job.pages:
             self.page_view.set_image(self._images.get(key))
 
     def _on_image_failed(self, key: tuple[int, int], error: BaseException) -> None:
         log.warning("could not draw page %d: %s", key[1] + 1, error)
-
-    # -- the Markdown -------------------------------------------------------------------------
-
-    def _set_markdown_placeholder(self, text: str) -> None:
-        self._source_links, self._rendered_links = [], []
-        if self._placeholder != text:  # re-laying out the same words on every page costs time
-            self._placeholder = text
-            self.rendered.setPlainText(text)
-            self.source.setPlainText("")
-
-    def _sync_markdown(self, job: Job) -> None:
-        if not job.state.written or job.result is None:
-            self._markdown_for = None
-            if job.state is JobState.FAILED:
-                self._set_markdown_placeholder(self.tr("Failed: {0}").format(job.message))
-            elif job.state is JobState.CANCELLED:
-                self._set_markdown_placeholder(self.tr("Cancelled; nothing was written."))
-            else:
-                self._set_markdown_placeholder(
-                    self.tr("The Markdown appears here when the document is done."))
-            return
-        if self._markdown_for == (job.id, id(job.result)):
-            return
-        self._markdown_for = (job.id, id(job.result))
-        self._placeholder = None
-        markdown = job.result.markdown
-        folder = job.markdown_path.parent if job.markdown_path is not None else job.output_dir
-        base = QUrl.fromLocalFile(str(folder) + "/")
-        self.rendered.setSearchPaths([str(folder)])
-        self.rendered.document().setBaseUrl(base)
-        self.rendered.setMarkdown(markdown)
-        fit_images(self.rendered.document(), MAX_INLINE_IMAGE_WIDTH)
-        self.source.setPlainText(markdown)
-        self._source_links = locate_blocks(job.result.pages, markdown)
-        document = self.rendered.document()
-        self._rendered_links = figure_links(job.result.pages, image_positions(document)) + \
-            locate_blocks(job.result.pages, document.toRawText())
 
     @property
     def markdown_folder(self) -> Path | None:
@@ -337,44 +266,11 @@ class PreviewPane(QWidget):
         if page_index != self._page_index:
             self._show_page(page_index)
         self.page_view.highlight(block_index)
-        self._mark_text(self.source, link_for(self._source_links, page_index, block_index))
-        self._mark_text(self.rendered, link_for(self._rendered_links, page_index, block_index))
-
-    @staticmethod
-    def _mark_text(view: QTextEdit | QPlainTextEdit, link: BlockLink | None) -> None:
-        if link is None:
-            view.setExtraSelections([])
-            return
-        selection = QTextEdit.ExtraSelection()
-        cursor = QTextCursor(view.document())
-        cursor.setPosition(link.start)
-        cursor.setPosition(link.end, QTextCursor.MoveMode.KeepAnchor)
-        fmt = QTextCharFormat()
-        fmt.setBackground(_HIGHLIGHT)
-        selection.cursor = cursor
-        selection.format = fmt
-        view.setExtraSelections([selection])
-        caret = QTextCursor(view.document())
-        caret.setPosition(link.start)
-        view.setTextCursor(caret)
-        view.ensureCursorVisible()
-
-    def _on_source_click(self, position: int) -> None:
-        self._select_from_text(self._source_links, position)
-
-    def _on_rendered_click(self, position: int) -> None:
-        self._select_from_text(self._rendered_links, position)
-
-    def _select_from_text(self, links: list[BlockLink], position: int) -> None:
-        link = link_at(links, position)
-        if link is not None:
-            self.select_block(link.page_index, link.block_index)
+        self.markdown.mark(page_index, block_index)
 
     def highlighted_text(self, which: str = "source") -> str:
         """The highlighted text in the source or rendered view ('' when none)."""
-        view = self.source if which == "source" else self.rendered
-        selections = view.extraSelections()
-        return selections[0].cursor.selectedText() if selections else ""
+        return self.markdown.highlighted_text(which)
 
     def forget_job(self, job_id: int) -> None:
         self._images.forget_job(job_id)

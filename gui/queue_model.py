@@ -34,6 +34,24 @@ class JobState(str, Enum):
         return self in (JobState.DONE, JobState.PARTIAL)
 
 
+@dataclass(frozen=True)
+class PageNote:
+    """A page that was not read fully: its number, status and errors (stage, kind, message)."""
+
+    page_number: int
+    status: str
+    errors: tuple[tuple[str, str, str], ...] = ()
+
+
+def page_note(page: Any) -> PageNote | None:
+    """The note for a PageResult, or None when it was read fully."""
+    status = str(getattr(page.status, "value", page.status))
+    if status == "ok":
+        return None
+    return PageNote(page.page_number, status,
+                    tuple((e.stage, e.kind, e.message) for e in page.errors))
+
+
 @dataclass(eq=False)
 class Job:
     """One document in the queue and everything the window knows about its conversion."""
@@ -47,8 +65,17 @@ class Job:
     pages_done: int = 0
     pages: dict[int, Any] = field(default_factory=dict)
     """PageResult by 0-based position, filled as pages finish (replaced by the final ones)."""
+    live: dict[int, Any] = field(default_factory=dict)
+    """gui.live_page.LivePage by 0-based position: the page being read, until it is done."""
+    started_s: float | None = None
+    page_times_s: list[float] = field(default_factory=list)
+    """When the parse started and when each page finished (time.monotonic)."""
     result: Any = None
-    """The DocumentResult once done."""
+    """The DocumentResult once done (None for a document converted in an earlier session)."""
+    outputs: tuple[str, ...] = ()
+    """The files written, kept across restarts."""
+    page_notes: tuple[PageNote, ...] = ()
+    """Pages not read fully, kept across restarts."""
     message: str = ""
     """Why it failed, in one line; or the last warning while it parses."""
     error_kind: str = ""
@@ -57,24 +84,51 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
 
     @property
+    def output_files(self) -> tuple[str, ...]:
+        """The files written: the result's, or those kept from an earlier session."""
+        return tuple(self.result.outputs) if self.result is not None else self.outputs
+
+    @property
     def markdown_path(self) -> Path | None:
-        if self.result is None:
-            return None
-        for output in self.result.outputs:
+        for output in self.output_files:
             if output.endswith(".md"):
                 return Path(output)
         return None
+
+    @property
+    def seconds_left(self) -> float | None:
+        """The rest of the document at the pace of its pages so far (the first page, which
+        also loads the models, counts only until a second one is done)."""
+        done = len(self.page_times_s)
+        if self.started_s is None or done == 0 or done >= self.page_count:
+            return None
+        if done == 1:
+            per_page = self.page_times_s[0] - self.started_s
+        else:
+            per_page = (self.page_times_s[-1] - self.page_times_s[0]) / (done - 1)
+        return max(0.0, per_page) * (self.page_count - done)
 
     def reset(self) -> None:
         """Back to waiting, for a retry or after a password was given."""
         self.state = JobState.WAITING
         self.page_count = self.pages_done = 0
-        self.pages = {}
+        self.pages, self.live = {}, {}
+        self.started_s, self.page_times_s = None, []
         self.result = None
+        self.outputs, self.page_notes = (), ()
         self.message = self.error_kind = ""
         self.warnings = []
         self.cancel = threading.Event()
 
+
+
+def time_left_text(seconds: float) -> str:
+    minutes = round(seconds / 60)
+    if minutes < 1:
+        return translate("QueueModel", "under 1 min left")
+    if minutes < 60:
+        return translate("QueueModel", "~{0} min left").format(minutes)
+    return translate("QueueModel", "~{0} h {1} min left").format(minutes // 60, minutes % 60)
 
 
 def status_text(job: Job) -> str:
@@ -84,8 +138,10 @@ def status_text(job: Job) -> str:
     if job.state is JobState.PARSING:
         if job.page_count == 0:
             return translate("QueueModel", "Opening…")
-        return translate("QueueModel", "Parsing page {0}/{1}").format(
+        text = translate("QueueModel", "Page {0} of {1}").format(
             min(job.pages_done + 1, job.page_count), job.page_count)
+        left = job.seconds_left
+        return text if left is None else f"{text} · {time_left_text(left)}"
     if job.state is JobState.NEEDS_PASSWORD:
         return translate("QueueModel", "Needs a password")
     if job.state is JobState.DONE:
@@ -93,7 +149,7 @@ def status_text(job: Job) -> str:
             return translate("QueueModel", "Done with warnings ({0})").format(len(job.warnings))
         return translate("QueueModel", "Done")
     if job.state is JobState.PARTIAL:
-        pages = [str(p.page_number) for p in job.pages.values() if p.status.value != "ok"]
+        pages = [str(note.page_number) for note in job.page_notes]
         return translate("QueueModel", "Partly done: page(s) {0} not read").format(
             ", ".join(pages))
     if job.state is JobState.CANCELLED:
@@ -104,8 +160,8 @@ def status_text(job: Job) -> str:
 def page_problems(job: Job) -> list[str]:
     """One line per page error: which page, which stage, and why."""
     return [translate("QueueModel", "Page {0} ({1}): {2}: {3}").format(
-                page.page_number, error.stage, error.kind, error.message)
-            for _, page in sorted(job.pages.items()) for error in page.errors]
+                note.page_number, stage, kind, message)
+            for note in job.page_notes for stage, kind, message in note.errors]
 
 
 def unique_output_name(stem: str, folder: Path, taken: Iterable[tuple[Path, str]]) -> str:
@@ -156,6 +212,18 @@ class QueueModel(QAbstractTableModel):
         self._jobs.append(job)
         self.endInsertRows()
         return job
+
+    def restore(self, jobs: list[Job]) -> None:
+        """Put back the documents of an earlier session, in their order; they get new ids."""
+        if not jobs:
+            return
+        row = len(self._jobs)
+        self.beginInsertRows(QModelIndex(), row, row + len(jobs) - 1)
+        for job in jobs:
+            job.id = self._next_id
+            self._next_id += 1
+            self._jobs.append(job)
+        self.endInsertRows()
 
     def job(self, job_id: int) -> Job | None:
         for job in self._jobs:

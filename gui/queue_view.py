@@ -33,7 +33,10 @@ class _StatusDelegate(QStyledItemDelegate):
         bar.minimum = 0
         bar.maximum = max(total, 1) if total else 0  # 0..0 draws a busy bar while opening
         bar.progress = done
-        bar.text = index.data(Qt.ItemDataRole.DisplayRole)
+        # The whole text is in the row's tooltip; the bar shows what fits.
+        bar.text = option.fontMetrics.elidedText(index.data(Qt.ItemDataRole.DisplayRole),
+                                                 Qt.TextElideMode.ElideRight,
+                                                 max(0, bar.rect.width() - 8))
         bar.textVisible = True
         bar.state = option.state | QStyle.StateFlag.State_Horizontal
         QApplication.style().drawControl(QStyle.ControlElement.CE_ProgressBar, bar, painter,
@@ -61,7 +64,7 @@ class QueueView(QTreeView):
         header = self.header()
         header.setStretchLastSection(True)
         header.setSectionResizeMode(QueueModel.NAME, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(QueueModel.NAME, 190)
+        header.resizeSection(QueueModel.NAME, 150)
 
     def selected_job_ids(self) -> list[int]:
         rows = sorted({index.row() for index in self.selectionModel().selectedRows()})

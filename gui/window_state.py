@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QByteArray, QSettings
+
+# A part of the window whose layout is kept, by key: how to save it, how to restore it.
+LayoutParts = dict[str, tuple[Callable[[], QByteArray], Callable[[QByteArray], object]]]
 
 STATE_FILE_NAME = "window-state.ini"
 MAX_RECENT = 10
@@ -23,6 +27,17 @@ class WindowState:
 
     def save_bytes(self, key: str, value: QByteArray) -> None:
         self._ini.setValue(key, value)
+
+    def restore_layout(self, parts: LayoutParts) -> None:
+        for key, (_save, restore) in parts.items():
+            value = self.restore_bytes(key)
+            if value is not None:
+                restore(value)
+
+    def save_layout(self, parts: LayoutParts) -> None:
+        for key, (save, _restore) in parts.items():
+            self.save_bytes(key, save())
+        self.sync()
 
     def recent_outputs(self) -> list[Path]:
         value = self._ini.value("recent/outputs", [])

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
+from gui.live_page import LivePageBuilder
 from settings import Settings, SettingsStore
 
 log = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ class ConversionWorker(QObject):
 
     convertRequested = Signal(object)
     documentStarted = Signal(int, int)  # job id, pages to process
+    pageProgress = Signal(int, object)  # job id, gui.live_page.LivePage
     pageDone = Signal(int, object)  # job id, engine.events.PageDone
     warningRaised = Signal(int, str)  # job id, message
     downloadProgress = Signal(object)  # engine.events.ModelDownloadProgress
@@ -114,10 +116,15 @@ class ConversionWorker(QObject):
             settings = self._store.load()
             engine = self._engine_for(settings)
             options = self._options(settings, request)
+            live_pages = LivePageBuilder()
 
             def on_event(event: Any) -> None:
                 if isinstance(event, events.DocumentStarted):
                     self.documentStarted.emit(request.job_id, event.page_count)
+                elif isinstance(event, events.PageProgress):
+                    live = live_pages.build(event)
+                    if live is not None:
+                        self.pageProgress.emit(request.job_id, live)
                 elif isinstance(event, events.PageDone):
                     self.pageDone.emit(request.job_id, event)
                 elif isinstance(event, events.Warning):

@@ -7,9 +7,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from portable_archive import normalise
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The libraries Qt needs to open a window, the list `make run` installs (standard library only).
+from gui.platform_libraries import packages  # noqa: E402
 
 PACKAGE = "paperlens"
 PREFIX = Path("opt") / PACKAGE
@@ -54,6 +59,22 @@ def shlibs_depends(root: Path, staging: Path) -> str:
         print(line)
     match = re.search(r"^shlibs:Depends=(.*)$", result.stdout, re.MULTILINE)
     return match.group(1).strip() if match else "libc6"
+
+
+def with_packages(field: str, extra: list[str]) -> str:
+    """A Depends/Recommends value with the packages of `extra` it does not name yet added."""
+    items = [item.strip() for item in field.split(",") if item.strip()]
+    named = {alternative.split("(")[0].strip() for item in items for alternative in item.split("|")}
+    return ", ".join(items + [package for package in extra if package not in named])
+
+
+def with_field_packages(control: str, name: str, extra: list[str]) -> str:
+    """The control text with `extra` added to its `name:` field."""
+    lines = control.splitlines(keepends=True)
+    for index, line in enumerate(lines):
+        if line.startswith(f"{name}:"):
+            lines[index] = f"{name}: {with_packages(line[len(name) + 1:], extra)}\n"
+    return "".join(lines)
 
 
 def installed_size_kib(root: Path) -> int:
@@ -107,9 +128,12 @@ def build_deb(frozen: Path, dist: Path, staging: Path, templates: Path, version:
     shutil.rmtree(staging, ignore_errors=True)
     root = staging / "debian" / PACKAGE  # where dpkg-shlibdeps expects a package's files
     stage(frozen, root, templates)
-    depends = shlibs_depends(root, staging)
+    # The frozen Qt opens its window through the system's X11 libraries, and through Wayland's
+    # when they are there; dpkg-shlibdeps misses those its bundled copies stand in for.
+    depends = with_packages(shlibs_depends(root, staging), packages("gui", "xcb"))
     control = (templates / "control.in").read_text(encoding="utf-8").format(
         version=version, depends=depends, installed_size=installed_size_kib(root))
+    control = with_field_packages(control, "Recommends", packages("wayland"))
     (root / "DEBIAN" / "control").write_text(control, encoding="utf-8")
     write_md5sums(root)
     normalise(root, epoch)

@@ -15,6 +15,9 @@ from typing import Any
 
 # Errors that mean "this file or folder may not be written", as opposed to a failing disk.
 READ_ONLY_ERRNOS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+# The settings are a few hundred bytes; a file far larger is not ours to parse (a log written
+# to the wrong name, a disk image), and reading it whole would take the memory it holds.
+MAX_SETTINGS_BYTES = 1024 * 1024
 
 
 @dataclass
@@ -28,13 +31,22 @@ class FileContent:
 
 
 def read_config(path: Path) -> FileContent:
-    """Read the file; never raises for a missing, unreadable or corrupt file."""
+    """Read the file; never raises for a missing, unreadable, oversized or corrupt file.
+
+    Only a regular file is opened: a pipe or a device given as the settings path would block
+    or never end, and is left alone as unreadable."""
     try:
-        data = path.read_bytes()
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return FileContent(exists=True, unreadable=OSError(errno.EINVAL, "not a regular file"))
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SETTINGS_BYTES + 1)
     except FileNotFoundError:
         return FileContent()
     except OSError as error:
         return FileContent(exists=True, unreadable=error)
+    if len(data) > MAX_SETTINGS_BYTES:
+        return FileContent(exists=True, corrupt=f"larger than {MAX_SETTINGS_BYTES // 1024} KiB, "
+                                                "far more than settings take")
     # An empty file holds nothing to lose (e.g. one made with `touch`): it reads as no settings.
     if not data.strip():
         return FileContent(exists=True)

@@ -50,7 +50,7 @@ def _missing_default_models(loaded) -> list[str]:
 
     store = ModelStore(Path(loaded.model.base_dir), loaded.model.index_url)
     missing = []
-    for role in ("det", "cls", "rec"):
+    for role in ("det", "cls", "rec", "orientation"):
         spec = store.default_for_role(role)
         if not store.status(spec.id).installed:
             missing.append(spec.id)

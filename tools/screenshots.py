@@ -64,7 +64,7 @@ def settle(app, seconds: float = 0.6) -> None:
 
 
 def take(args: argparse.Namespace, workdir: Path) -> list[Path]:
-    from gui.app import build_main_window, create_application
+    from gui.application import build_main_window, create_application
     from gui.queue_model import JobState
     from settings import SettingsStore
 
@@ -92,7 +92,7 @@ def take(args: argparse.Namespace, workdir: Path) -> list[Path]:
     blocks = window.preview.job.pages[window.preview.page_index].blocks
     table = next((i for i, b in enumerate(blocks) if str(b.kind.value) == "table"), 0)
     window.preview.select_block(window.preview.page_index, table)
-    # Grab while the second document is between its pages: "Parsing page 2/2" in the queue.
+    # Grab while the second document is between its pages: "Page 2 of 2" in the queue.
     wait_until(app, lambda: second.pages_done >= 1 or second.state.finished, 300,
                "a page of the second document")
     settle(app, 0.15)

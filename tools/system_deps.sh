@@ -1,18 +1,43 @@
 #!/usr/bin/env bash
-# Debian/Ubuntu system packages the tests need: the libraries Qt needs to start (offscreen
-# included), and the Vulkan loader plus Mesa's lavapipe (version 25, from bookworm-backports on
-# Debian 12) that the GPU tests run the WebGPU plugin on. Installs what is missing when run as
-# root; otherwise prints the exact apt commands.
+# Debian/Ubuntu system packages, installed when missing if run as root, otherwise the exact apt
+# commands are printed.
+#
+#   tools/system_deps.sh app    what `make run` needs: the libraries Qt needs to open a window
+#                               through X11 (xcb) and Wayland (gui/platform_libraries.py names
+#                               them; the .deb depends on the same list)
+#   tools/system_deps.sh        what `make test` needs: the same, Xvfb and xauth (the real app
+#                               is started on a virtual X server), and the Vulkan loader plus
+#                               Mesa's lavapipe (version 25, from bookworm-backports on Debian
+#                               12) that the GPU tests run the WebGPU plugin on
 set -euo pipefail
-qt_packages=(libegl1 libgl1 libxkbcommon0 libfontconfig1 libglib2.0-0 libdbus-1-3)
-# util-linux gives `unshare` and `mount`: the GPU tests fake /sys/class/drm in a private mount
-# namespace so that ONNX Runtime lists a GPU on a machine without one.
-vulkan_packages=(libvulkan1 util-linux)
+mode=${1:-test}
+case "$mode" in app|test) ;; *) echo "usage: $0 [app|test]" >&2; exit 2 ;; esac
+repo=$(cd "$(dirname "$0")/.." && pwd)
+
+command -v dpkg-query >/dev/null 2>&1 || { echo "system_deps: not a Debian-based system; skipping"; exit 0; }
+command -v python3 >/dev/null 2>&1 || { echo "system_deps: python3 is needed (apt-get install python3)"; exit 1; }
+
+library_packages() {  # the Debian packages of gui/platform_libraries.py's groups
+  (cd "$repo" && python3 -m gui.platform_libraries "$@")
+}
+read -r -d '' -a window_packages < <(library_packages gui xcb) || true
+read -r -d '' -a wayland_packages < <(library_packages wayland) || true
+[ ${#window_packages[@]} -gt 0 ] && [ ${#wayland_packages[@]} -gt 0 ] \
+  || { echo "system_deps: could not read the package lists from gui/platform_libraries.py"; exit 1; }
+required_packages=("${window_packages[@]}")
+optional_packages=()
+if [ "$mode" = test ]; then
+  required_packages+=("${wayland_packages[@]}" xvfb xauth)
+  # util-linux gives `unshare` and `mount`: the GPU tests fake /sys/class/drm, and a window
+  # test hides one library, in a private mount namespace.
+  optional_packages+=(libvulkan1 util-linux)
+else
+  # Without these the app still opens its window through X11 (XWayland on a Wayland desktop).
+  optional_packages+=("${wayland_packages[@]}")
+fi
 mesa_min_major=25
 backports_suite=bookworm-backports
 backports_file=/etc/apt/sources.list.d/paperlens-${backports_suite}.sources
-
-command -v dpkg-query >/dev/null 2>&1 || { echo "system_deps: not a Debian-based system; skipping"; exit 0; }
 
 installed_version() {
   local status
@@ -22,20 +47,22 @@ installed_version() {
 }
 
 missing=()
-qt_missing=0
-for pkg in "${qt_packages[@]}"; do
-  [ -n "$(installed_version "$pkg")" ] || { missing+=("$pkg"); qt_missing=1; }
+required_missing=0
+for pkg in "${required_packages[@]}"; do
+  [ -n "$(installed_version "$pkg")" ] || { missing+=("$pkg"); required_missing=1; }
 done
-for pkg in "${vulkan_packages[@]}"; do
+for pkg in "${optional_packages[@]}"; do
   [ -n "$(installed_version "$pkg")" ] || missing+=("$pkg")
 done
 
 # lavapipe before 25 lacks what Dawn needs for the WebGPU plugin; bookworm itself ships 22.3.
 need_mesa=0
-mesa_version=$(installed_version mesa-vulkan-drivers)
-mesa_version=${mesa_version#*:}  # drop an epoch ("1:25.0.7-2")
-if [ -z "$mesa_version" ] || [ "${mesa_version%%.*}" -lt "$mesa_min_major" ]; then
-  need_mesa=1
+if [ "$mode" = test ]; then
+  mesa_version=$(installed_version mesa-vulkan-drivers)
+  mesa_version=${mesa_version#*:}  # drop an epoch ("1:25.0.7-2")
+  if [ -z "$mesa_version" ] || [ "${mesa_version%%.*}" -lt "$mesa_min_major" ]; then
+    need_mesa=1
+  fi
 fi
 
 [ ${#missing[@]} -eq 0 ] && [ $need_mesa -eq 0 ] && exit 0
@@ -72,9 +99,14 @@ else
   echo "  sudo apt-get update"
   [ ${#missing[@]} -eq 0 ] || echo "  sudo apt-get install -y ${missing[*]}"
   [ $need_mesa -eq 0 ] || echo "  sudo $mesa_cmd"
-  # Without the Vulkan part only the GPU tests are skipped; without Qt's libraries nothing runs.
-  if [ $qt_missing -eq 0 ]; then
-    echo "(until then the GPU tests are skipped)"
+  # Without the optional part only the GPU tests are skipped (or, for the app, Wayland is not
+  # used); without the required part nothing runs.
+  if [ $required_missing -eq 0 ]; then
+    if [ "$mode" = test ]; then
+      echo "(until then the GPU tests are skipped)"
+    else
+      echo "(until then the app opens its window through X11 only)"
+    fi
     exit 0
   fi
   exit 1

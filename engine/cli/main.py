@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Iterator, TextIO
 
-from engine import events
+from engine import errors, events
+from engine.cli.inputs import (PASSWORD_ENV, PasswordPrompt, expand_inputs, given_password,
+                               output_names, terminal_prompt)
 from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
 from engine.cli.device import add_device_parser, run_device
-from engine.input.document import SUPPORTED_SUFFIXES
-from engine.errors import Cancelled, PaperlensError
+from engine.errors import Cancelled, PaperlensError, PasswordRequired
 from engine.types import Status
 from engine.options import (options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)
@@ -25,6 +29,12 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_PARTIAL = 3
 """Every input was written, but some pages failed or were read only in part."""
+EXIT_INTERRUPTED = 130
+"""Ctrl+C; a SIGTERM exits with 143 (128 + the signal), as a shell reports it."""
+PASSWORD_TRIES = 3
+# Error kinds that carry a sentence for a person; any other kind is a fault in Paperlens.
+TYPED_ERRORS = frozenset(name for name, value in vars(errors).items()
+                         if isinstance(value, type) and issubclass(value, PaperlensError))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--pages", metavar="RANGES", help="pages to convert, e.g. 1-3,7")
     convert.add_argument("--method", default="auto", choices=["auto", "txt", "ocr"],
                          help="text source per page: auto (text layer when trustworthy), txt, ocr")
-    convert.add_argument("--password", help="password of encrypted PDFs")
+    secret = convert.add_mutually_exclusive_group()
+    secret.add_argument("--password", help="password of encrypted PDFs (other users of this "
+                        "computer can see it in the process list: prefer --password-file or "
+                        f"{PASSWORD_ENV})")
+    secret.add_argument("--password-file", metavar="FILE",
+                        help="read the password of encrypted PDFs from the first line of FILE "
+                             "('-' = standard input)")
     convert.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
     convert.add_argument("--layout", choices=["doclaynet", "cdla", "none"],
                          help="layout model (default: the model.layout setting); none = "
@@ -55,34 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--formula-image", action="store_true",
                          help="read each image input as one formula (default: only images that "
                               "look like one formula are)")
+    convert.epilog = (f"The password is taken from --password, --password-file or the "
+                      f"{PASSWORD_ENV} environment variable; without one, Paperlens asks for it "
+                      "on a terminal when a document is encrypted.")
     add_models_parser(commands)
     add_device_parser(commands)
     return parser
-
-
-def expand_inputs(inputs: list[str]) -> list[Path]:
-    """Files as given; folders contribute their supported files (by extension, sorted)."""
-    paths: list[Path] = []
-    for raw in inputs:
-        path = Path(raw)
-        if path.is_dir():
-            paths.extend(sorted(p for p in path.rglob("*")
-                                if p.is_file() and p.suffix.lower() in SUPPORTED_SUFFIXES))
-        else:
-            paths.append(path)
-    return paths
-
-
-def unique_stems(paths: list[Path]) -> list[str]:
-    """Output names: the input's stem, with -2, -3, ... when two inputs share one."""
-    used: dict[str, int] = {}
-    names = []
-    for path in paths:
-        stem = path.stem
-        count = used.get(stem.lower(), 0) + 1
-        used[stem.lower()] = count
-        names.append(stem if count == 1 else f"{stem}-{count}")
-    return names
 
 
 class PageProgress:
@@ -106,7 +100,7 @@ class PageProgress:
             for error in event.result.errors:
                 self._end_line()
                 print(f"{event.result.status.value}: {self.name} page {event.page_number}, "
-                      f"{error.stage}: {error.kind}: {error.message}", file=self.stream)
+                      f"{error.stage}: {describe_page_error(error)}", file=self.stream)
         elif isinstance(event, events.Warning):
             self._end_line()
             page = f" page {event.page_number}" if event.page_number else ""
@@ -131,6 +125,75 @@ class PageProgress:
         self._end_line()
 
 
+def describe_page_error(error) -> str:
+    """A page error for a person: typed errors carry their own sentence; any other kind is a
+    fault in Paperlens, not in the document, and the line says so."""
+    line = f"{error.kind}: {error.message}"
+    if error.kind in TYPED_ERRORS:
+        return line
+    return f"{line} (an internal error in Paperlens, not a fault of the document; please report it)"
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM, taken the same way as Ctrl+C: the document in progress is abandoned and its
+    staging removed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Inside, SIGTERM (a service stopping, `kill`, a closed terminal session) raises Stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        raise Stopped(signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def convert_one(engine, path: Path, options, progress: "PageProgress", cancel: threading.Event,
+                ask: PasswordPrompt | None):
+    """The document's result and the options to go on with: a password asked for on the
+    terminal is kept for the documents after it."""
+    tries = 0
+    while True:
+        try:
+            return engine.convert(path, options, on_event=progress, cancel=cancel), options
+        except PasswordRequired as exc:
+            tries += 1
+            if ask is None or tries > PASSWORD_TRIES:
+                raise
+            progress.finish()
+            print(exc.message, file=progress.stream)
+            password = ask(path)
+            if not password:
+                raise
+            options = replace(options, password=password)
+
+
+@contextmanager
+def mupdf_quiet() -> Iterator[None]:
+    """Every failure reaches the person as a typed line; MuPDF's own messages would be raw
+    library text on the terminal besides."""
+    import pymupdf
+
+    previous = pymupdf.TOOLS.mupdf_display_errors()
+    pymupdf.TOOLS.mupdf_display_errors(False)
+    try:
+        yield
+    finally:
+        pymupdf.TOOLS.mupdf_display_errors(previous)
+
+
 def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
     from engine.api import Engine  # heavy imports only for the command that needs them
 
@@ -143,7 +206,8 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
         options = options_from_settings(
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,
-            method=parse_method(args.method), password=args.password, dpi=args.dpi,
+            method=parse_method(args.method), dpi=args.dpi,
+            password=given_password(args.password, args.password_file, os.environ),
             keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf,
             formula_image=args.formula_image, **flags)
     except PaperlensError as exc:
@@ -155,34 +219,39 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
         return EXIT_FAILED
     engine = Engine(settings)
     cancel = threading.Event()
+    ask = terminal_prompt(err)
     failed = partial = 0
     pages = 0
     start = time.perf_counter()
-    for path, name in zip(paths, unique_stems(paths)):
-        progress = PageProgress(err)
-        try:
-            result = engine.convert(path, replace(options, output_name=name), on_event=progress,
-                                    cancel=cancel)
-            progress.finish()
-            pages += len(result.pages)
-            if result.status is not Status.OK:
-                partial += 1
-                bad = [str(p.page_number) for p in result.pages if p.status is not Status.OK]
-                print(f"{path.name}: {result.status.value}: page(s) {', '.join(bad)} not fully "
-                      "read; the output says which and why", file=err)
-        except KeyboardInterrupt:
-            cancel.set()
-            progress.finish()
-            print("cancelled; nothing more was written.", file=err)
-            return 130
-        except Cancelled as exc:
-            progress.finish()
-            print(f"{path.name}: {exc.message}", file=err)
-            failed += 1
-        except PaperlensError as exc:
-            progress.finish()
-            print(f"error: {path}: {exc.message}", file=err)
-            failed += 1
+    with sigterm_as_interrupt(), mupdf_quiet():
+        for path, name in zip(paths, output_names(paths, Path(args.output))):
+            progress = PageProgress(err)
+            try:
+                result, options = convert_one(engine, path, replace(options, output_name=name),
+                                              progress, cancel, ask)
+                progress.finish()
+                pages += len(result.pages)
+                if result.status is not Status.OK:
+                    partial += 1
+                    bad = [str(p.page_number) for p in result.pages if p.status is not Status.OK]
+                    print(f"{path.name}: {result.status.value}: page(s) {', '.join(bad)} not "
+                          "fully read; the output says which and why", file=err)
+            except KeyboardInterrupt as exc:
+                cancel.set()
+                progress.finish()
+                print("cancelled; nothing more was written.", file=err)
+                return 128 + exc.signum if isinstance(exc, Stopped) else EXIT_INTERRUPTED
+            except Cancelled as exc:
+                progress.finish()
+                print(f"{path.name}: {exc.message}", file=err)
+                failed += 1
+            except PaperlensError as exc:
+                progress.finish()
+                print(f"error: {path}: {exc.message}", file=err)
+                if isinstance(exc, PasswordRequired) and ask is None:
+                    print(f"  give the password with --password-file FILE or {PASSWORD_ENV}; "
+                          "on a terminal Paperlens asks for it", file=err)
+                failed += 1
     seconds = time.perf_counter() - start
     rate = pages / seconds if seconds > 0 else 0.0
     print(f"{len(paths) - failed} of {len(paths)} document(s) converted"
@@ -201,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    for warning in settings.warnings:  # a corrupt file set aside, a value of the wrong type
+        print(f"warning: {warning}", file=sys.stderr)
     if args.command == "convert":
         return run_convert(args, settings, sys.stderr)
     if args.command == "models":

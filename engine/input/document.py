@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import struct
 import zipfile
 from dataclasses import dataclass
 from enum import Enum
@@ -14,11 +13,11 @@ import pymupdf
 
 from engine.imaging import composite_on_white
 from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
+from engine.input.limits import check_archive, check_image_file, check_page_images
 
-# An image larger than this is refused before decoding: decoding 30000x30000 RGB alone needs
-# 2.7 GB. 200 Mpx covers an A0 poster scanned at 300 dpi (9933x14043 = 139 Mpx).
-MAX_IMAGE_PIXELS = 200_000_000
 SNIFF_BYTES = 4096
+# The EPUB "mimetype" member is one short line; no more of it is ever read.
+MIMETYPE_BYTES = 64
 
 
 class InputKind(str, Enum):
@@ -90,7 +89,7 @@ def _sniff_zip(path: Path) -> InputKind | None:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
             lowered = {n.lower() for n in names}
-            if "mimetype" in names and zf.read("mimetype").strip() == b"application/epub+zip":
+            if "mimetype" in names and _read_head(zf, "mimetype") == b"application/epub+zip":
                 return InputKind.EPUB
             if "[content_types].xml" in lowered and any(
                     n.endswith(".fdseq") or "fixeddocumentsequence" in n for n in lowered):
@@ -102,6 +101,12 @@ def _sniff_zip(path: Path) -> InputKind | None:
     except (zipfile.BadZipFile, OSError, KeyError):
         return None
     return None
+
+
+def _read_head(archive: zipfile.ZipFile, name: str) -> bytes:
+    """A member's first bytes, stripped: a member is never read whole to tell the kind."""
+    with archive.open(name) as fh:
+        return fh.read(MIMETYPE_BYTES).strip()
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,9 @@ class Document:
 
     def render(self, page_number: int, dpi: int, max_side_px: int) -> RenderedPage:
         if self._pdf is not None:
-            return _render_pdf_page(self._pdf.load_page(page_number - 1), dpi, max_side_px)
+            page = self._pdf.load_page(page_number - 1)
+            check_page_images(page, page_number)
+            return _render_pdf_page(page, page_number, dpi, max_side_px)
         return _load_image_frame(self.path, self.kind, page_number, max_side_px)
 
 
@@ -162,6 +169,7 @@ def open_document(path: Path, password: str | None = None) -> Document:
     kind = identify(path)
     if kind.is_paged:
         return _open_paged(path, kind, password)
+    checked = check_image_file(path, kind.value)  # every page, before any is decoded
     frames = 1
     if kind is InputKind.TIFF:
         try:
@@ -170,13 +178,17 @@ def open_document(path: Path, password: str | None = None) -> Document:
             frames = 0
         if frames < 1:
             raise CorruptDocument(f"{path.name} looks like a TIFF image but holds no readable page.")
-    _check_image_header(path, kind)
+        if frames > checked:
+            raise CorruptDocument(f"{path.name} is a damaged TIFF image (page {checked + 1} has "
+                                  "no readable header).")
     return Document(path, kind, None, frames)
 
 
 def _open_paged(path: Path, kind: InputKind, password: str | None) -> Document:
     filetype = {InputKind.PDF: "pdf", InputKind.XPS: "xps", InputKind.EPUB: "epub",
                 InputKind.CBZ: "cbz"}[kind]
+    if kind is not InputKind.PDF:
+        check_archive(path)  # member sizes, before PyMuPDF unpacks anything
     try:
         doc = pymupdf.open(str(path), filetype=filetype)
     except Exception as exc:  # PyMuPDF raises its own FileDataError / RuntimeError variants
@@ -207,7 +219,8 @@ def _short(exc: BaseException) -> str:
     return text[:160]
 
 
-def _render_pdf_page(page: pymupdf.Page, dpi: int, max_side_px: int) -> RenderedPage:
+def _render_pdf_page(page: pymupdf.Page, page_number: int, dpi: int,
+                     max_side_px: int) -> RenderedPage:
     rect = page.rect
     scale = dpi / 72.0
     long_side_pt = max(rect.width, rect.height, 1.0)
@@ -218,8 +231,14 @@ def _render_pdf_page(page: pymupdf.Page, dpi: int, max_side_px: int) -> Rendered
             f"page is {rect.width / 72 * 2.54:.0f} x {rect.height / 72 * 2.54:.0f} cm; rendered at "
             f"{new_scale * 72:.0f} dpi instead of {dpi} dpi to stay within {max_side_px} pixels")
         scale = new_scale
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB,
-                          alpha=False)
+    try:
+        pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB,
+                              alpha=False)
+    except Exception as exc:  # MuPDF's own error types for a page it cannot draw
+        raise CorruptDocument(f"page {page_number} cannot be drawn ({_short(exc)})") from None
+    if pix.width < 1 or pix.height < 1:
+        # MuPDF draws nothing for a member it cannot decode (a CBZ page that is not an image).
+        raise CorruptDocument(f"page {page_number} holds no readable image or content")
     image = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)
     image = image[:, : pix.width * 3].reshape(pix.height, pix.width, 3).copy()
     return RenderedPage(image=image, dpi=scale * 72.0, scale=scale, warnings=tuple(warnings))
@@ -258,90 +277,3 @@ def _load_image_frame(path: Path, kind: InputKind, page_number: int,
     else:
         factor = 1.0
     return RenderedPage(image=image, dpi=72.0 * factor, scale=factor, warnings=tuple(warnings))
-
-
-def image_size(path: Path, kind: InputKind) -> tuple[int, int] | None:
-    """(width, height) read from the image header without decoding pixels, or None if unknown."""
-    with path.open("rb") as fh:
-        head = fh.read(64 * 1024)
-    try:
-        if kind is InputKind.PNG and len(head) >= 24:
-            return struct.unpack(">II", head[16:24])
-        if kind is InputKind.BMP and len(head) >= 26:
-            w, h = struct.unpack("<ii", head[18:26])
-            return abs(w), abs(h)
-        if kind is InputKind.JPEG:
-            return _jpeg_size(head)
-        if kind is InputKind.WEBP:
-            return _webp_size(head)
-        if kind is InputKind.TIFF:
-            return _tiff_size(path)
-    except struct.error:
-        return None
-    return None
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    pos = 2
-    while pos + 9 < len(data):
-        if data[pos] != 0xFF:
-            pos += 1
-            continue
-        marker = data[pos + 1]
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            pos += 2
-            continue
-        length = struct.unpack(">H", data[pos + 2:pos + 4])[0]
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            h, w = struct.unpack(">HH", data[pos + 5:pos + 9])
-            return w, h
-        pos += 2 + length
-    return None
-
-
-def _webp_size(data: bytes) -> tuple[int, int] | None:
-    chunk = data[12:16]
-    if chunk == b"VP8X":
-        w = int.from_bytes(data[24:27], "little") + 1
-        h = int.from_bytes(data[27:30], "little") + 1
-        return w, h
-    if chunk == b"VP8 ":
-        w, h = struct.unpack("<HH", data[26:30])
-        return w & 0x3FFF, h & 0x3FFF
-    if chunk == b"VP8L":
-        bits = int.from_bytes(data[21:25], "little")
-        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
-    return None
-
-
-def _tiff_size(path: Path) -> tuple[int, int] | None:
-    with path.open("rb") as fh:
-        data = fh.read(8)
-        endian = "<" if data[:2] == b"II" else ">"
-        offset = struct.unpack(endian + "I", data[4:8])[0]
-        fh.seek(offset)
-        count = struct.unpack(endian + "H", fh.read(2))[0]
-        width = height = None
-        for _ in range(min(count, 512)):
-            tag, typ, _n, value = struct.unpack(endian + "HHI4s", fh.read(12))
-            fmt = "H" if typ == 3 else "I"
-            number = struct.unpack(endian + fmt, value[: struct.calcsize(fmt)])[0]
-            if tag == 256:
-                width = number
-            elif tag == 257:
-                height = number
-        if width and height:
-            return width, height
-    return None
-
-
-def _check_image_header(path: Path, kind: InputKind) -> None:
-    size = image_size(path, kind)
-    if size is None:
-        return  # the decoder will report a damaged file
-    width, height = size
-    if width * height > MAX_IMAGE_PIXELS:
-        raise UnsupportedInput(
-            f"{path.name} is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels); "
-            f"Paperlens reads images up to {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels. Scale it down "
-            "and try again.")

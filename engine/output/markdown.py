@@ -14,14 +14,45 @@ _LEADING_SYMBOL = re.compile(r"^(#{1,6}\s|>|[-*+]\s)")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(\s)")
 _SENTENCE_END = tuple(".!?:;。！？：；")
 MIN_CONTINUED_WORDS = 4
+# What a Markdown renderer would take for markup inside a line of the document's own text:
+# the start of an HTML tag, comment or autolink (CommonMark: "<" then a letter, "/", "!" or
+# "?"), a character reference, and the "](", "]:" and "][" of links and their definitions.
+_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")
+_CHARACTER_REFERENCE = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+_LINK_CLOSE = re.compile(r"\](?=[(:\[])")
+_UNSAFE_DESTINATION = re.compile(r"[\s()<>\\]")
+
+
+def escape_inline(text: str) -> str:
+    """The document's text as text: no HTML, link or reference of its own survives (a
+    `<script>` in a scanned page, a `javascript:` link in a PDF's text layer)."""
+    text = _CHARACTER_REFERENCE.sub("&amp;", text)
+    text = _HTML_START.sub("&lt;", text)
+    return _LINK_CLOSE.sub(r"\\]", text)
 
 
 def escape_text(text: str) -> str:
-    """Stop body text from turning into Markdown syntax at the start of a line."""
+    """Stop body text from turning into Markdown syntax at the start of a line or into HTML
+    and links inside it."""
+    text = escape_inline(text)
     if _LEADING_SYMBOL.match(text):
         return "\\" + text
     # "2023. Revenue grew" is a sentence, not item 2023 of an ordered list.
     return _LEADING_NUMBER.sub(r"\1\\\2\3", text, count=1)
+
+
+def _link_target(path: str) -> str:
+    """An image path as a link destination; one made from an odd file name (spaces,
+    parentheses, angle brackets) is written in the <...> form that keeps it whole."""
+    if not _UNSAFE_DESTINATION.search(path):
+        return path
+    return "<" + re.sub(r"([<>\\])", r"\\\1", path) + ">"
+
+
+def _fence(code: str) -> str:
+    """A code fence longer than any run of backticks inside, so the code cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def _is_bullet(text: str) -> bool:
@@ -31,18 +62,21 @@ def _is_bullet(text: str) -> bool:
 
 
 def _comment(text: str) -> str:
-    return "<!-- " + text.replace("--", "- -") + " -->"
+    while "--" in text:  # "--->" would still close the comment after one pass
+        text = text.replace("--", "- -")
+    return "<!-- " + text + " -->"
 
 
 def render_block(block: Block, table_format: str = "html") -> str:
     kind = block.kind
     if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
         level = max(1, min(6, block.level or (1 if kind is BlockKind.TITLE else 2)))
-        return "#" * level + " " + block.text
+        return "#" * level + " " + escape_inline(block.text)
     if kind is BlockKind.LIST_ITEM:
         if _is_bullet(block.text):
-            return "- " + BULLET_RE.sub("", block.text, count=1)
-        return block.text if BULLET_RE.match(block.text) else "- " + block.text
+            return "- " + escape_inline(BULLET_RE.sub("", block.text, count=1))
+        text = escape_inline(block.text)
+        return text if BULLET_RE.match(block.text) else "- " + text
     if kind is BlockKind.TABLE:
         if block.html:
             if table_format == "markdown":
@@ -50,12 +84,12 @@ def render_block(block: Block, table_format: str = "html") -> str:
                 if gfm is not None:
                     return gfm
             return block.html
-        parts = [f"![table]({block.image_path})"] if block.image_path else []
+        parts = [f"![table]({_link_target(block.image_path)})"] if block.image_path else []
         if block.text:
             parts.append(escape_text(block.text))
         return "\n\n".join(parts)
     if kind is BlockKind.FORMULA:
-        image = f"![formula]({block.image_path})" if block.image_path else ""
+        image = f"![formula]({_link_target(block.image_path)})" if block.image_path else ""
         if block.latex:
             latex = "$$\n" + block.latex.strip() + "\n$$"
             if not image:
@@ -70,9 +104,10 @@ def render_block(block: Block, table_format: str = "html") -> str:
             parts.append(_comment("formula text: " + block.text))
         return "\n".join(parts)
     if kind is BlockKind.FIGURE:
-        return f"![figure]({block.image_path})" if block.image_path else ""
+        return f"![figure]({_link_target(block.image_path)})" if block.image_path else ""
     if kind is BlockKind.CODE:
-        return "```\n" + "\n".join(ln.text for ln in block.lines) + "\n```"
+        code = "\n".join(ln.text for ln in block.lines)
+        return _fence(code) + "\n" + code + "\n" + _fence(code)
     return escape_text(block.text)
 
 
@@ -141,7 +176,8 @@ def html_table_to_gfm(table_html: str) -> str | None:
     width = max(len(r) for r in rows)
 
     def cell(text: str) -> str:
-        return html_lib.unescape(text).replace("|", "\\|")
+        # The cell's text, unescaped from our HTML, is document text again: escaped as such.
+        return escape_inline(html_lib.unescape(text)).replace("|", "\\|")
 
     lines = []
     for i, row in enumerate(rows):

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 import cv2
 import numpy as np
 
 from engine.errors import OutputNotWritable
+from engine.output.staging import STAGING_MARK, remove_stale_staging, write_owner
 
 
 def check_writable(folder: Path) -> None:
@@ -28,14 +33,26 @@ class OutputWriter:
 
     Page images are written there as each page finishes, so memory holds one page's crops at a
     time. `commit` moves images, then JSON, then the Markdown into place; `abort` (failure or
-    cancellation) deletes the staging folder, so no partial output is ever visible."""
+    cancellation) deletes the staging folder, so no partial output is ever visible. Any write
+    that fails (a full disk, a folder gone) is an OutputNotWritable with the staging folder
+    already removed. The folder records its owning process, so one left behind by a killed
+    process is removed by the next writer in the same folder."""
 
     def __init__(self, folder: Path, stem: str) -> None:
         check_writable(folder)
+        remove_stale_staging(folder)
         self.folder = folder
         self.stem = stem
-        self._staging = Path(tempfile.mkdtemp(dir=folder, prefix=f".{stem}.paperlens-"))
         self._images: list[str] = []
+        try:
+            self._staging = Path(tempfile.mkdtemp(dir=folder, prefix=f".{stem}{STAGING_MARK}"))
+        except OSError as exc:
+            raise self._not_writable(exc) from None
+        try:
+            write_owner(self._staging)
+        except OSError as exc:
+            self.abort()
+            raise self._not_writable(exc) from None
 
     @property
     def staging(self) -> Path:
@@ -44,31 +61,51 @@ class OutputWriter:
     def add_images(self, crops: dict[str, np.ndarray]) -> None:
         for relative, image in crops.items():
             target = self._staging / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
             ok, data = cv2.imencode(".png", image[:, :, ::-1] if image.ndim == 3 else image)
             if not ok:
                 raise OutputNotWritable(f"Could not encode the image {relative}.")
-            self._write(target, data.tobytes())
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self._write(target, data.tobytes())
+            except OSError as exc:
+                self.abort()
+                raise self._not_writable(exc) from None
             self._images.append(relative)
 
     def stage_file(self, name: str) -> Path:
         """A path inside the staging folder for a file produced by someone else (e.g. a PDF)."""
         return self._staging / name
 
+    def produce(self, name: str, write: Callable[[Path], None]) -> str:
+        """Stage a file that `write(path)` makes (a library's own saver); any failure of it is
+        an OutputNotWritable, since the library's errors are its own types."""
+        try:
+            write(self.stage_file(name))
+        except Exception as exc:  # e.g. PyMuPDF's FzErrorSystem for a full disk
+            self.abort()
+            text = str(exc).strip()
+            reason = text.splitlines()[0][:160] if text else type(exc).__name__
+            raise OutputNotWritable(f"Cannot write {name} to {self.folder}: {reason}.") from None
+        return name
+
     def commit(self, payloads: dict[str, bytes], staged: tuple[str, ...] = ()) -> tuple[str, ...]:
-        """Write `payloads` (name -> bytes, Markdown last) and move everything into place."""
+        """Write `payloads` (name -> bytes, Markdown last) and move everything into place.
+
+        The moves run with Ctrl+C and SIGTERM held back (when called on the main thread), so a
+        stop request lands after the last file is in place, never between two of them."""
         try:
             for name, data in payloads.items():
                 self._write(self._staging / name, data)
             outputs = []
-            for relative in self._images:
-                target = self.folder / relative
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(self._staging / relative, target)
-                outputs.append(str(target))
-            for name in list(staged) + list(payloads):
-                os.replace(self._staging / name, self.folder / name)
-                outputs.append(str(self.folder / name))
+            with _stop_signals_held():
+                for relative in self._images:
+                    target = self.folder / relative
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(self._staging / relative, target)
+                    outputs.append(str(target))
+                for name in list(staged) + list(payloads):
+                    os.replace(self._staging / name, self.folder / name)
+                    outputs.append(str(self.folder / name))
         except OSError as exc:
             self.abort()
             raise OutputNotWritable(f"Cannot write the results to {self.folder}: "
@@ -79,9 +116,33 @@ class OutputWriter:
     def abort(self) -> None:
         shutil.rmtree(self._staging, ignore_errors=True)
 
+    def _not_writable(self, exc: OSError) -> OutputNotWritable:
+        return OutputNotWritable(f"Cannot write to the output folder {self.folder}: "
+                                 f"{exc.strerror or exc}.")
+
     @staticmethod
     def _write(path: Path, data: bytes) -> None:
         with open(path, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+
+
+@contextmanager
+def _stop_signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM received inside are delivered again on leaving it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread can change handlers (the GUI cancels cooperatively)
+        return
+    received: list[int] = []
+    wanted = [s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s]
+    previous = {number: signal.getsignal(number) for number in wanted}
+    for number in wanted:
+        signal.signal(number, lambda signum, frame: received.append(signum))
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        for number in received:
+            signal.raise_signal(number)

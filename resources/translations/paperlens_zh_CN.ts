@@ -326,6 +326,33 @@ or click to choose files</source>
     </message>
 </context>
 <context>
+    <name>MarkdownPane</name>
+    <message>
+        <source>Rendered</source>
+        <translation>渲染视图</translation>
+    </message>
+    <message>
+        <source>Markdown source</source>
+        <translation>Markdown 源码</translation>
+    </message>
+    <message>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>Cancelled; nothing was written.</source>
+        <translation>已取消；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>The Markdown appears here when the document is done.</source>
+        <translation>文档完成后，Markdown 会显示在这里。</translation>
+    </message>
+    <message>
+        <source>The Markdown is no longer at {0} ({1}).</source>
+        <translation>Markdown 已不在 {0}（{1}）。</translation>
+    </message>
+</context>
+<context>
     <name>ModelTable</name>
     <message>
         <source>{0:.1f} MB</source>
@@ -655,14 +682,6 @@ Licence: {1}</source>
         <translation>按宽度适应页面（Ctrl+滚轮缩放）</translation>
     </message>
     <message>
-        <source>Rendered</source>
-        <translation>渲染视图</translation>
-    </message>
-    <message>
-        <source>Markdown source</source>
-        <translation>Markdown 源码</translation>
-    </message>
-    <message>
         <source>Select a document to see its pages.</source>
         <translation>选择一个文档以查看其页面。</translation>
     </message>
@@ -673,6 +692,10 @@ Licence: {1}</source>
     <message>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消；未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Converted in an earlier session; its files are in {0}</source>
+        <translation>已在之前的会话中转换；其文件位于 {0}</translation>
     </message>
     <message>
         <source>Waiting for the first page…</source>
@@ -691,20 +714,20 @@ Licence: {1}</source>
         <translation>第 {0} 页 · 块：{1} · 文本来自{2}</translation>
     </message>
     <message>
+        <source>Page {0} · being read: {1} lines, {2} layout regions so far</source>
+        <translation>第 {0} 页 · 正在读取：目前 {1} 行、{2} 个版面区域</translation>
+    </message>
+    <message>
+        <source>Page {0} · being read…</source>
+        <translation>第 {0} 页 · 正在读取…</translation>
+    </message>
+    <message>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
         <source>the text layer</source>
         <translation>文本层</translation>
-    </message>
-    <message>
-        <source>Failed: {0}</source>
-        <translation>失败：{0}</translation>
-    </message>
-    <message>
-        <source>The Markdown appears here when the document is done.</source>
-        <translation>文档完成后，Markdown 会显示在这里。</translation>
     </message>
 </context>
 <context>
@@ -718,8 +741,20 @@ Licence: {1}</source>
         <translation>正在打开…</translation>
     </message>
     <message>
-        <source>Parsing page {0}/{1}</source>
-        <translation>正在解析第 {0}/{1} 页</translation>
+        <source>under 1 min left</source>
+        <translation>剩余不到 1 分钟</translation>
+    </message>
+    <message>
+        <source>~{0} min left</source>
+        <translation>约剩 {0} 分钟</translation>
+    </message>
+    <message>
+        <source>~{0} h {1} min left</source>
+        <translation>约剩 {0} 小时 {1} 分钟</translation>
+    </message>
+    <message>
+        <source>Page {0} of {1}</source>
+        <translation>第 {0} 页，共 {1} 页</translation>
     </message>
     <message>
         <source>Needs a password</source>
@@ -795,6 +830,14 @@ Licence: {1}</source>
     <message>
         <source>Show the selected document&apos;s results</source>
         <translation>显示所选文档的结果</translation>
+    </message>
+    <message>
+        <source>&amp;Reveal in File Manager</source>
+        <translation>在文件管理器中显示(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Show the selected document&apos;s Markdown file in the file manager</source>
+        <translation>在文件管理器中显示所选文档的 Markdown 文件</translation>
     </message>
     <message>
         <source>&amp;Copy Markdown</source>

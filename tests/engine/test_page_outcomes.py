@@ -114,3 +114,32 @@ def test_document_status_from_page_statuses():
     assert document_status([P(Status.OK), P(Status.PARTIAL)]) is Status.PARTIAL
     assert document_status([P(Status.OK), P(Status.FAILED)]) is Status.PARTIAL
     assert document_status([P(Status.FAILED), P(Status.FAILED)]) is Status.FAILED
+
+
+def test_the_page_image_is_announced_before_the_next_stage_runs(isolated, monkeypatch):
+    """A live view gets the rendered page before any model stage has finished."""
+    from engine import events
+
+    seen: list[tuple[str, object]] = []
+
+    def slow_text_layer(original):
+        def stage(page, models):
+            if page.page_number == 1:
+                seen.append(("text_layer started", None))
+            return original(page, models)
+        return stage
+
+    monkeypatch.setattr(recipe, "PAGE_STAGES", tuple(
+        (name, slow_text_layer(fn) if name == "text_layer" else fn)
+        for name, fn in recipe.PAGE_STAGES))
+    options = ConvertOptions(method=TextMethod.TXT, layout_model=None)
+
+    def listen(event):
+        if isinstance(event, events.PageProgress) and event.page_number == 1:
+            seen.append((event.stage, event.image))
+
+    from settings import SettingsStore
+    Engine(SettingsStore().load()).convert(three_pages(isolated), options, on_event=listen)
+    assert seen[0][0] == "render" and seen[0][1] is not None and seen[0][1].ndim == 3
+    assert seen[1] == ("text_layer started", None)
+    assert [stage for stage, _ in seen[2:]] == [n for n in STAGE_NAMES if n != "render"]

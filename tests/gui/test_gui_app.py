@@ -22,8 +22,7 @@ def test_start_up_loads_no_model_and_imports_no_engine(tmp_path):
     code = textwrap.dedent("""
         import sys
         from PySide6.QtCore import QTimer
-        import gui.app as app_module
-        from gui.app import create_application, build_main_window
+        from gui.application import create_application, build_main_window
         from settings import SettingsStore
         app = create_application([])
         window = build_main_window(SettingsStore())

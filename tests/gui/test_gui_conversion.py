@@ -75,7 +75,7 @@ def test_drop_convert_preview_and_export(qtbot, engine_window, phototest, tmp_pa
         "This" in preview.highlighted_text("source")
     assert preview.highlighted_text("rendered")
     preview.page_view.highlight(None)
-    preview._on_source_click(5)
+    preview.markdown.click_at("source", 5)
     assert preview.page_view.highlighted() == 0
 
     # Export copies the Markdown and JSON into the chosen folder and remembers it.

@@ -9,7 +9,8 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
-from gui.preview import MAX_INLINE_IMAGE_WIDTH, PreviewPane
+from gui.markdown_pane import MAX_INLINE_IMAGE_WIDTH
+from gui.preview import PreviewPane
 from gui.queue_model import JobState, QueueModel
 
 pytestmark = pytest.mark.gui
@@ -65,14 +66,14 @@ def test_preview_shows_page_boxes_and_markdown_with_its_pictures(qtbot, tmp_path
     pane.page_view.click_block(1)
     assert pane.highlighted_text("source") == "Revenue grew in every region."
     assert "Revenue" in pane.highlighted_text("rendered")
-    pane._on_source_click(3)  # inside "# Quarterly report"
+    pane.markdown.click_at("source", 3)  # inside "# Quarterly report"
     assert pane.page_view.highlighted() == 0
     before_path = "# Quarterly report\n\nRevenue grew in every region.\n\n![figure]("
-    pane._on_source_click(len(before_path) + 3)
+    pane.markdown.click_at("source", len(before_path) + 3)
     assert pane.page_view.highlighted() == 2
     pane.page_view.highlight(None)
     picture_at = pane.rendered.toPlainText().index("\ufffc")
-    pane._on_rendered_click(picture_at)  # a click on the picture in the rendered view
+    pane.markdown.click_at("rendered", picture_at)  # a click on the picture in the rendered view
     assert pane.page_view.highlighted() == 2
     cursor = QTextCursor(pane.rendered.document())
     cursor.setPosition(picture_at + 1)

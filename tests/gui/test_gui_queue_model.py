@@ -27,7 +27,7 @@ def test_status_words(qtbot, tmp_path):
     job = QueueModel().add(tmp_path / "a.pdf", tmp_path)
     assert status_text(job) == "Waiting"
     job.state, job.page_count, job.pages_done = JobState.PARSING, 5, 2
-    assert status_text(job) == "Parsing page 3/5"
+    assert status_text(job) == "Page 3 of 5"
     job.state, job.message = JobState.FAILED, "a.pdf is damaged and cannot be opened."
     assert status_text(job) == "Failed: a.pdf is damaged and cannot be opened."
     job.state = JobState.CANCELLED

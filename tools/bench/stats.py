@@ -13,7 +13,7 @@ ONNX_PREFIX = "onnx_"
 # Which model roles each pipeline stage runs: the stage's wall time over their pure ONNX time is
 # that stage's pipeline/inference ratio. Stages the engine adds later get a line here.
 STAGE_ROLES: dict[str, tuple[str, ...]] = {
-    "ocr": ("det", "cls", "rec"),
+    "ocr": ("det", "orientation", "cls", "rec"),
     "layout": ("layout",),
     "table": ("table",),
     "formula": ("formula",),
