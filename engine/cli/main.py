@@ -18,7 +18,7 @@ from engine.cli.inputs import (PASSWORD_ENV, PasswordPrompt, expand_inputs, give
                                output_names, terminal_prompt)
 from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
 from engine.cli.device import add_device_parser, run_device
-from engine.errors import Cancelled, PaperlensError, PasswordRequired
+from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
 from engine.types import Status
 from engine.options import (options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)
@@ -223,6 +223,7 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
     failed = partial = 0
     pages = 0
     start = time.perf_counter()
+    converted = 0
     with sigterm_as_interrupt(), mupdf_quiet():
         for path, name in zip(paths, output_names(paths, Path(args.output))):
             progress = PageProgress(err)
@@ -231,6 +232,7 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                                               progress, cancel, ask)
                 progress.finish()
                 pages += len(result.pages)
+                converted += 1
                 if result.status is not Status.OK:
                     partial += 1
                     bad = [str(p.page_number) for p in result.pages if p.status is not Status.OK]
@@ -252,6 +254,10 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                     print(f"  give the password with --password-file FILE or {PASSWORD_ENV}; "
                           "on a terminal Paperlens asks for it", file=err)
                 failed += 1
+                if isinstance(exc, ModelUnavailable):
+                    # A model that cannot be loaded fails every input alike: stop here.
+                    failed = len(paths) - converted
+                    break
     seconds = time.perf_counter() - start
     rate = pages / seconds if seconds > 0 else 0.0
     print(f"{len(paths) - failed} of {len(paths)} document(s) converted"

@@ -164,13 +164,23 @@ def _verify(store: ModelStore, ids: list[str], as_json: bool, out: TextIO) -> in
             failed = True
         results.append({"id": model_id, "state": state, "path": str(status.path) if status.path else None,
                         "shipped": shipped})
+        if store.spec(model_id).role == "rec" and status.installed:
+            # The graph that really runs is derived from this one; it has its own recorded hash.
+            derived = store.verify_derived(model_id)
+            if derived is not None:
+                derived_path, derived_ok = derived
+                failed = failed or not derived_ok
+                results.append({"id": f"{model_id} (derived)", "state": "ok" if derived_ok else "corrupt",
+                                "path": str(derived_path), "shipped": False, "derived": True})
     if as_json:
         json.dump({"model_dir": str(store.model_dir), "models": results}, out, indent=2)
         out.write("\n")
     else:
         for row in results:
             note = ""
-            if row["state"] in ("corrupt", "missing"):
+            if row["state"] == "corrupt" and row.get("derived"):
+                note = "  (removed from use: it is rebuilt from the model on next use)"
+            elif row["state"] in ("corrupt", "missing"):
                 note = ("  (reinstall Paperlens to restore it)" if row["shipped"]
                         else "  (run `paperlens-cli models fetch` to replace it)")
             print(f"{row['state']:<14} {row['id']:<20} {row['path'] or ''}{note}", file=out)

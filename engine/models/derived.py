@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import uuid
@@ -11,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock
 
-from engine.models.sources import backdate_mtime, sha256_file
+from engine.models.integrity import file_sha256, read_record, record_fields, write_record
+from engine.models.sources import backdate_mtime
 
 if TYPE_CHECKING:  # pragma: no cover
     import onnx
@@ -32,7 +32,7 @@ def ctc_ids_scores_model(source: Path, source_sha256: str, out_dir: Path, *, reb
     Reuses a cached file whose record still matches; builds (or rebuilds a corrupt one) under a
     file lock, writing a temp file that is renamed into place.
     """
-    target = Path(out_dir) / f"{source_sha256}-{CTC_IDS_SCORES_FORMAT}.onnx"
+    target = derived_path(out_dir, source_sha256)
     if not rebuild and _cached_ok(target, source_sha256):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -54,6 +54,24 @@ def ctc_ids_scores_model(source: Path, source_sha256: str, out_dir: Path, *, reb
         _write_record(target, source_sha256)
         log.info("built %s from %s", target.name, source)
     return target
+
+
+def derived_path(out_dir: Path, source_sha256: str) -> Path:
+    """Where the `ctc-ids-scores-v1` graph derived from the source with this hash lives."""
+    return Path(out_dir) / f"{source_sha256}-{CTC_IDS_SCORES_FORMAT}.onnx"
+
+
+def verify_derived(target: Path, source_sha256: str) -> bool | None:
+    """Hash the derived graph in full against its own record: True when it matches, False when
+    it does not (its record is dropped, so the next use rebuilds it), None when none is built."""
+    if not target.is_file():
+        return None
+    record = read_record(_record_path(target))
+    ok = (record is not None and record.get("source_sha256") == source_sha256
+          and file_sha256(target, rehash=True) == record.get("sha256"))
+    if not ok:
+        _record_path(target).unlink(missing_ok=True)
+    return ok
 
 
 def append_ctc_ids_scores(model: "onnx.ModelProto", source_sha256: str = "") -> "onnx.ModelProto":
@@ -129,35 +147,29 @@ def _record_path(target: Path) -> Path:
 
 
 def _write_record(target: Path, source_sha256: str) -> None:
-    stat = target.stat()
-    record = {
-        "format": CTC_IDS_SCORES_FORMAT,
-        "source_sha256": source_sha256,
-        "sha256": sha256_file(target),
-        "size": stat.st_size,
-        "mtime_ns": stat.st_mtime_ns,
-    }
-    record_path = _record_path(target)
-    tmp = record_path.with_name(f"{record_path.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
-    tmp.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(tmp, record_path)
+    write_record(_record_path(target), target, format=CTC_IDS_SCORES_FORMAT,
+                 source_sha256=source_sha256, sha256=file_sha256(target, rehash=True))
 
 
 def _cached_ok(target: Path, source_sha256: str) -> bool:
-    """True when the derived file matches its own record; loads and re-hashes it only if it moved."""
+    """True when the derived file matches the hash its record holds. Hashed in full before its
+    first load in a process (engine.models.integrity); a file whose identity moved (copied,
+    restored from backup) must also still load as the derived graph."""
+    record = read_record(_record_path(target))
     try:
-        record = json.loads(_record_path(target).read_text(encoding="utf-8"))
         stat = target.stat()
-    except (OSError, ValueError):
+    except OSError:
         return False
-    if not isinstance(record, dict) or record.get("format") != CTC_IDS_SCORES_FORMAT:
+    if record is None or record.get("format") != CTC_IDS_SCORES_FORMAT:
         return False
     if record.get("source_sha256") != source_sha256 or record.get("size") != stat.st_size:
         return False
-    if record.get("mtime_ns") == stat.st_mtime_ns:
+    if file_sha256(target) != record.get("sha256"):
+        log.warning("derived model %s does not match its recorded SHA-256; rebuilding", target)
+        return False
+    if all(record.get(key) == value for key, value in record_fields(stat).items()):
         return True
-    # Same size, different time (copied, restored from backup): trust it only if hash and graph hold.
-    if sha256_file(target) != record.get("sha256") or not _loads_as_derived(target):
+    if not _loads_as_derived(target):
         return False
     _write_record(target, source_sha256)
     return True

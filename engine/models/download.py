@@ -64,31 +64,41 @@ def redact_url(url: str) -> str:
 
 
 class HttpClient:
-    """urllib with a timeout, a user agent, and the index's credentials sent only to the index's host."""
+    """urllib with a timeout, a user agent, and the index's credentials sent only to the index's
+    origin (scheme, host and port): a redirect to another origin goes without them, and a
+    redirect from https to http is refused."""
 
     def __init__(self, index_url: str, timeout_s: float = 30.0) -> None:
         parts = urllib.parse.urlsplit(index_url)
         self._auth_header: str | None = None
-        self._auth_netloc = ""
+        self._auth_origin: tuple[str, str, int | None] | None = None
         if parts.username is not None:
             # urllib ignores user:password in a URL; pip accepts it in PIP_INDEX_URL, so honour it.
             user = urllib.parse.unquote(parts.username)
             password = urllib.parse.unquote(parts.password or "")
             token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
             self._auth_header = f"Basic {token}"
-            self._auth_netloc = _bare_netloc(index_url)
+            self._auth_origin = origin(index_url)
             host = parts.hostname or ""
             if parts.port:
                 host = f"{host}:{parts.port}"
             index_url = urllib.parse.urlunsplit((parts.scheme, host, parts.path, parts.query, ""))
         self.index_url = index_url.rstrip("/")
         self.timeout_s = timeout_s
+        self._opener = urllib.request.build_opener(_OriginRedirects(self))
 
     def open(self, url: str, headers: dict[str, str] | None = None) -> http.client.HTTPResponse:
         request = urllib.request.Request(url, headers={"User-Agent": _USER_AGENT, **(headers or {})})
-        if self._auth_header and _bare_netloc(url) == self._auth_netloc:
-            request.add_header("Authorization", self._auth_header)
-        return urllib.request.urlopen(request, timeout=self.timeout_s)
+        self.authorize(request)
+        return self._opener.open(request, timeout=self.timeout_s)
+
+    def authorize(self, request: urllib.request.Request) -> None:
+        """Add the index's credentials when the request goes to exactly the index's origin.
+
+        Added as an unredirected header: urllib copies ordinary headers onto a redirect, so a
+        redirect is authorised again (or not) by its own origin, in `_OriginRedirects`."""
+        if self._auth_header and origin(request.full_url) == self._auth_origin:
+            request.add_unredirected_header("Authorization", self._auth_header)
 
     def find_wheel(self, project: str, version: str) -> IndexedWheel:
         """Look up the pure-Python wheel of exactly `project==version` on the index."""
@@ -257,10 +267,33 @@ def _content_range(value: str) -> tuple[int | None, int | None]:
     return int(match.group(1)), total
 
 
-def _bare_netloc(url: str) -> str:
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) of a URL, the port filled in for http and https."""
     parts = urllib.parse.urlsplit(url)
-    host = (parts.hostname or "").lower()
-    return f"{host}:{parts.port}" if parts.port else host
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+
+
+class _OriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows redirects; the credentials follow only to the index's origin, never to http."""
+
+    def __init__(self, client: HttpClient) -> None:
+        self._client = client
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        newurl = urllib.parse.urljoin(req.full_url, newurl)
+        if origin(req.full_url)[0] == "https" and origin(newurl)[0] != "https":
+            raise SourceFailure(
+                f"refused a redirect from {redact_url(req.full_url)} to {redact_url(newurl)}: it "
+                "leaves https for an unencrypted connection")
+        redirected = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if redirected is not None:
+            redirected.remove_header("Authorization")
+            self._client.authorize(redirected)
+        return redirected
 
 
 def _reason(exc: BaseException) -> str:

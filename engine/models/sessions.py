@@ -25,6 +25,7 @@ except ImportError as _error:
     raise _conflict from _error
 
 from engine.device.cpu import physical_core_count
+from engine.errors import ModelIntegrityError
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.device.selector import DeviceSelector
@@ -89,6 +90,16 @@ class SessionInfo:
     backend: str = "cpu"
     fallback_reason: str | None = None
     """Why a session asked for the GPU runs on the CPU."""
+
+
+def unloadable_model(role: str, model_path: Path, exc: BaseException) -> ModelIntegrityError:
+    """A model file ONNX Runtime cannot load, as an error for the whole run with the fix in words."""
+    detail = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+    return ModelIntegrityError(
+        f"The {role} model {model_path} cannot be loaded ({detail}); the file is damaged or is "
+        "not the model this version expects. To fix: run `paperlens-cli models fetch` (or "
+        "`paperlens-cli models verify` to see which file), or reinstall Paperlens when the model "
+        "ships with it.")
 
 
 class ModelSession:
@@ -209,8 +220,11 @@ class SessionFactory:
     def _create_cpu(self, role: str, model_path: Path, requested: str,
                     fallback_reason: str | None = None) -> ModelSession:
         # Fresh options: ones a GPU provider was added to must not carry it into this session.
-        session = ort.InferenceSession(str(model_path), sess_options=self.cpu_options(),
-                                       providers=[CPU_PROVIDER])
+        try:
+            session = ort.InferenceSession(str(model_path), sess_options=self.cpu_options(),
+                                           providers=[CPU_PROVIDER])
+        except Exception as exc:  # ORT raises its own types (InvalidProtobuf, Fail, ...) here
+            raise unloadable_model(role, model_path, exc) from exc
         info = SessionInfo(role=role, model_path=str(model_path), requested_device=requested,
                            providers=tuple(session.get_providers()),
                            fallback_reason=fallback_reason)

