@@ -19,19 +19,6 @@ from engine_samples import (blank_bilevel_png, folder_files, numbered_pages,
                             write_encrypted_pdf, write_text_pdf, write_zip)
 
 
-@pytest.fixture
-def out_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "out"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def cheap_engine(settings) -> Engine:
-    """An engine for inputs that fail before any model is needed (no session is ever made)."""
-    return Engine(settings)
-
-
 def convert_expecting(engine: Engine, path: Path, out_dir: Path, error: type, **options):
     with pytest.raises(error) as caught:
         engine.convert(path, ConvertOptions(output_dir=str(out_dir), **options))

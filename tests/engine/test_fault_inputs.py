@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from engine import errors
-from engine.api import Engine
 from engine.cli import main as cli
 from engine.errors import DocumentFailed, UnsupportedInput
 from engine.input.document import identify, open_document
@@ -24,18 +23,6 @@ from engine_samples import blank_bilevel_png, encoded_image, folder_files, write
 from fault_samples import jpeg_with_late_frame_header, multipage_tiff, zip_with_bomb
 
 HUGE = (30000, 30000)  # 900 Mpx: 2.7 GB as RGB, refused by the 200 Mpx cap
-
-
-@pytest.fixture
-def out_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "out"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def cheap_engine(settings) -> Engine:
-    return Engine(settings)
 
 
 class PeakMemory:
