@@ -113,6 +113,8 @@ class Region:
     latex: str = ""
     """Formulas: the recognised LaTeX."""
     latex_confidence: float | None = None
+    latex_guard: str = ""
+    """Formulas: the decoding guard that ended the reading ("length", "repetition"), if any."""
     image_path: str = ""
     """The crop written beside the Markdown (figures, unparsed tables, doubtful formulas)."""
 
@@ -132,6 +134,10 @@ class Block:
     """Formulas: the recognised LaTeX, when the formula model could read the crop."""
     latex_confidence: float | None = None
     """Formulas: the formula model's confidence in `latex` (mean token probability, 0..1)."""
+    latex_guard: str = ""
+    """Formulas: the decoding guard that ended a runaway reading ("length": longer than the
+    crop's width allows; "repetition": a token or n-gram repeated beyond any training formula).
+    Such a reading is doubtful and keeps its image."""
     image_path: str = ""
     """Figures, unparsed tables, formulas without LaTeX or read with low confidence: the crop,
     relative to the .md file."""

@@ -7,6 +7,8 @@ the short pieces around them (limits, exponents, fraction parts), are grouped by
 group becomes a formula region only if the formula model reads it confidently as math. Groups
 are made by proximity, so two equations stacked close together can land in one; when its ink
 falls into separate lines (engine/formulas/line_split.py) each line is a candidate of its own.
+A group that shares ink with a formula region of the layout model is that formula: the two
+merge into one region (`shared_ink`), read once.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 import numpy as np
 
 from engine.formulas.line_split import formula_lines
-from engine.imaging import ink_map
+from engine.imaging import INK_LEVEL, ink_map
 from engine.types import Box, Line
 
 MATH_SIGNS = re.compile(
@@ -87,3 +89,28 @@ def display_lines(group: Box, crop: np.ndarray, origin: tuple[int, int]) -> list
         return [group]
     x, y = origin
     return [Box(x + band.x0, y + band.y0, x + band.x1, y + band.y1) for band in lines.bands]
+
+
+MIN_SHARED_INK = 0.2
+"""Two boxes hold the same formula when at least this share of the ink of the one with less ink
+lies inside both: the same glyphs, not just boxes that touch over blank paper."""
+
+
+def shared_ink(image: np.ndarray, a: Box, b: Box) -> float:
+    """The share of the ink inside `a` or `b` (whichever holds less) that lies inside both."""
+    ix0, iy0, ix1, iy1 = max(a.x0, b.x0), max(a.y0, b.y0), min(a.x1, b.x1), min(a.y1, b.y1)
+    if ix0 >= ix1 or iy0 >= iy1:
+        return 0.0
+    union = a.union(b)
+    ox, oy = max(0, int(union.x0)), max(0, int(union.y0))
+    ink = ink_map(image[oy:int(np.ceil(union.y1)), ox:int(np.ceil(union.x1))])
+    if ink is None:
+        return 0.0
+    inked = ink > INK_LEVEL
+
+    def count(x0: float, y0: float, x1: float, y1: float) -> int:
+        return int(inked[max(0, int(y0) - oy):max(0, int(np.ceil(y1)) - oy),
+                         max(0, int(x0) - ox):max(0, int(np.ceil(x1)) - ox)].sum())
+
+    least = min(count(a.x0, a.y0, a.x1, a.y1), count(b.x0, b.y0, b.x1, b.y1))
+    return count(ix0, iy0, ix1, iy1) / least if least else 0.0

@@ -2,9 +2,11 @@
 
 Two graphs (see tools/formula/export.py): the encoder turns a 64 px high grey image into the
 cross-attention keys/values of every decoder layer; the decoder takes one token per step with a
-key/value cache. Decoding is greedy with a length cap, batched over crops padded to the same
-width; a crop leaves the batch as soon as it emits the end token. The mean token probability of
-a reading is its confidence. A formula of several lines is also read line by line.
+key/value cache. Decoding is greedy, batched over crops padded to the same width; a crop leaves
+the batch as soon as it emits the end token or a stop rule of engine/formulas/guards.py (a
+length cap from its size, a repetition guard) ends it, and the reading then names the guard. The
+mean token probability of a reading is its confidence. A formula of several lines is also read
+line by line.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ import cv2
 import numpy as np
 
 from engine.formulas.reading import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
-from engine.formulas.line_split import formula_lines
+from engine.formulas.guards import (GUARD_LENGTH, GUARD_REPETITION, SPACING, length_cap,
+                                    runaway_tail, trim_spacing)
+from engine.formulas.line_split import formula_lines, ink_bands
 from engine.formulas.latex_tokens import detokenize, normalize, tokenize
 from engine.imaging import INK_LEVEL, ink_map
 
@@ -118,7 +122,8 @@ def stack_lines(lines: list[FormulaReading | None], align: str) -> FormulaReadin
     body = " \\\\ ".join(line.latex for line in lines)
     latex = detokenize(normalize(tokenize(f"\\begin{{array}}{{{align}}} {body} \\end{{array}}")))
     return FormulaReading(latex, sum(line.confidence * line.tokens for line in lines) / tokens,
-                          tokens, truncated=any(line.truncated for line in lines))
+                          tokens, truncated=any(line.truncated for line in lines),
+                          guard=next((line.guard for line in lines if line.guard), ""))
 
 
 def _softmax_max(logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -140,6 +145,7 @@ class FormulaRecognizerModel:
         self.max_tokens = max_tokens
         self._past = [n for n in decoder.input_names if n.startswith("past_")]
         self._cross = [n for n in decoder.input_names if n.startswith("cross_")]
+        self._spacing = frozenset(i for i, word in enumerate(vocabulary) if word in SPACING)
 
     def recognize(self, crops: list[np.ndarray]) -> list[str | None]:
         return [r.latex if r else None for r in self.read(crops)]
@@ -151,9 +157,11 @@ class FormulaRecognizerModel:
         line; the lines, stacked in an array, replace the whole reading when they are read more
         confidently."""
         inks = [ink_map(c) for c in crops]
-        readings = self._read_images([None if ink is None else fit(ink) for ink in inks])
         split = {i: lines for i, ink in enumerate(inks)
                  if ink is not None and (lines := formula_lines(ink)) is not None}
+        readings = self._read_images([None if ink is None else fit(ink) for ink in inks],
+                                     [1 if ink is None else max(1, len(ink_bands(ink)))
+                                      for ink in inks])
         line_images = [fit(inks[i][band.y0:band.y1]) for i, lines in split.items()
                        for band in lines.bands]
         line_readings = iter(self._read_images(line_images))
@@ -163,16 +171,25 @@ class FormulaRecognizerModel:
                 readings[i] = stacked
         return readings
 
-    def _read_images(self, images: list[np.ndarray | None]) -> list[FormulaReading | None]:
+    def _read_images(self, images: list[np.ndarray | None],
+                     line_counts: list[int] | None = None) -> list[FormulaReading | None]:
+        """Readings of prepared images; `line_counts` (1 each by default): how many lines of
+        formula each may hold (its bands of ink: never fewer than its lines), so that its length
+        cap allows for all of them."""
+        line_counts = line_counts or [1] * len(images)
         results: list[FormulaReading | None] = [None] * len(images)
         readable = [i for i, img in enumerate(images) if img is not None]
         for batch in width_batches([images[i].shape[1] for i in readable], self.batch_size):
             idx = [readable[j] for j in batch]
-            for i, reading in zip(idx, self._decode(batch_images([images[i] for i in idx]))):
+            caps = [length_cap(images[i].shape[1] * line_counts[i], self.max_tokens) for i in idx]
+            for i, reading in zip(idx, self._decode(batch_images([images[i] for i in idx]), caps)):
                 results[i] = reading
         return results
 
-    def _decode(self, batch: np.ndarray) -> list[FormulaReading | None]:
+    def _decode(self, batch: np.ndarray, caps: list[int]) -> list[FormulaReading | None]:
+        """Greedy readings of a batch; a crop stops at its end token, at its length cap
+        (`caps`, engine.formulas.guards.length_cap) or when its tail repeats beyond anything in
+        the training formulas; trailing spacing commands are dropped."""
         cross = self.encoder.run(batch)
         n = batch.shape[0]
         heads, head_dim = cross[0].shape[1], cross[0].shape[3]
@@ -181,19 +198,22 @@ class FormulaRecognizerModel:
         active = np.arange(n)
         sequences: list[list[int]] = [[] for _ in range(n)]
         probs: list[list[float]] = [[] for _ in range(n)]
-        ended = [False] * n
-        for step in range(self.max_tokens):
+        guards = [GUARD_LENGTH] * n
+        for step in range(max(caps)):
             outputs = self.decoder.run(token, np.array([step], np.int64), *past, *cross)
             best, prob = _softmax_max(outputs[0])
             keep = []
             for row, seq_index in enumerate(active):
+                probs[seq_index].append(float(prob[row]))
                 if best[row] == EOS:
-                    probs[seq_index].append(float(prob[row]))
-                    ended[seq_index] = True
+                    guards[seq_index] = ""
                     continue
                 sequences[seq_index].append(int(best[row]))
-                probs[seq_index].append(float(prob[row]))
-                keep.append(row)
+                if runaway := runaway_tail(sequences[seq_index], self._spacing):
+                    del sequences[seq_index][-runaway:]
+                    guards[seq_index] = GUARD_REPETITION
+                elif len(sequences[seq_index]) < caps[seq_index]:
+                    keep.append(row)
             if not keep:
                 break
             keep_arr = np.array(keep)
@@ -203,13 +223,15 @@ class FormulaRecognizerModel:
             active = active[keep_arr]
             token = best[keep_arr][:, None].astype(np.int64)
         readings: list[FormulaReading | None] = []
-        for seq, p, complete in zip(sequences, probs, ended):
-            words = [self.vocabulary[t] for t in seq if t > EOS and t < len(self.vocabulary)]
+        for seq, p, guard in zip(sequences, probs, guards):
+            words = trim_spacing([self.vocabulary[t] for t in seq
+                                  if t > EOS and t < len(self.vocabulary)])
             if not words:
                 readings.append(None)
                 continue
             # The model writes the canonical form it was trained on; normalising again applies
             # spelling rules added since (\operatorname{log} -> \log): rendering is unchanged.
             readings.append(FormulaReading(detokenize(normalize(words)), float(np.mean(p)),
-                                           len(words), truncated=not complete))
+                                           len(words), truncated=guard == GUARD_LENGTH,
+                                           guard=guard))
         return readings

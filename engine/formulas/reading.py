@@ -25,10 +25,14 @@ class FormulaReading:
     tokens: int
     truncated: bool = False
     """The reading reached the token cap without its end token (often a loop: x x x ...)."""
+    guard: str = ""
+    """The decoding stop rule that ended the reading ("length", "repetition"; see
+    engine/formulas/guards.py), "" when it ended with its end token. A guarded reading is
+    doubtful whatever its confidence."""
 
     @property
     def low_confidence(self) -> bool:
-        return self.confidence < LOW_CONFIDENCE or self.truncated
+        return self.confidence < LOW_CONFIDENCE or self.truncated or bool(self.guard)
 
 
 class FormulaRecognizer(Protocol):

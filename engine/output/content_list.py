@@ -54,6 +54,8 @@ def _entry(block: Block) -> dict[str, Any] | None:
                  "text_format": "latex" if block.latex else "ocr", "img_path": block.image_path}
         if block.latex and block.latex_confidence is not None:
             entry["confidence"] = round(block.latex_confidence, 4)
+        if block.latex_guard:
+            entry["guard"] = block.latex_guard
         return entry
     if not block.text:
         return None

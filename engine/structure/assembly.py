@@ -83,6 +83,7 @@ def region_blocks(region: Region) -> list[Block]:
     if region.kind is BlockKind.FORMULA:
         return [Block(BlockKind.FORMULA, region.box, tuple(ordered), text, region.score,
                       latex=region.latex, latex_confidence=region.latex_confidence,
+                      latex_guard=region.latex_guard,
                       image_path=image)]
     if region.kind is BlockKind.FIGURE:
         # Text inside a figure (axis labels, callouts) stays with the figure in the JSON.

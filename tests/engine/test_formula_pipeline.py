@@ -264,3 +264,15 @@ def test_formula_sessions_run_a_batch_as_planned_and_join_the_outputs():
     assert np.array_equal(doubled, batch * 2) and np.array_equal(first, batch)
     assert (factory.gpu.batches, factory.cpu.batches) == ([GPU_FORMULA_BATCH], [3])
     assert sessions.input_names == ["image"]
+
+
+def test_a_guarded_reading_says_so_in_the_json_and_keeps_its_image(tmp_path):
+    runaway = FormulaReading("x ^ { 2 }", 0.97, 40, guard="repetition")
+    work, page, markdown, items = run_stages(image_file(tmp_path), [formula_region()],
+                                             FakeRecognizer(runaway))
+    [block] = page.blocks
+    assert block.latex_guard == "repetition" and block.image_path
+    assert items[0]["guard"] == "repetition"
+    from engine.types import DocumentResult
+    data = DocumentResult(path="x", kind="png", page_count=1, pages=(page,)).to_json()
+    assert data["pages"][0]["blocks"][0]["latex_guard"] == "repetition"
