@@ -17,6 +17,7 @@ from engine.models.sessions import FormulaSessions, SessionFactory
 from engine.tables.recognizer import TableRecognizer
 from engine.ocr.detection import TextDetector
 from engine.ocr.direction import TextDirectionClassifier
+from engine.ocr.orientation import PageOrientationClassifier
 from engine.ocr.recognition import TextRecognizer
 
 ProgressSink = Callable[[ModelDownloadProgress], None]
@@ -65,8 +66,17 @@ class ModelSet:
                     TextDetector(self._session("det", det_path)),
                     TextDirectionClassifier(self._session("cls", cls_path)),
                     TextRecognizer(self._session("rec", rec_path)),
+                    self._orientation_classifier(),
                 )
             return self._reader
+
+    def _orientation_classifier(self) -> PageOrientationClassifier | None:
+        """The page orientation classifier, or None when the manifest has no orientation model
+        (pages turned by 90/270 degrees are then read line by line, as they lie)."""
+        if not any(spec.role == "orientation" and spec.file for spec in self.store.specs.values()):
+            return None
+        path = self.store.ensure(self.store.default_for_role("orientation").id)
+        return PageOrientationClassifier(self._session("orientation", path))
 
     def formula_recognizer(self) -> FormulaRecognizerModel | None:
         """The formula model's recogniser, or None when the manifest has no formula model."""

@@ -1,10 +1,10 @@
-"""The OCR page stage: det -> cls -> rec on pages whose text does not come from a text layer."""
+"""The OCR page stage: det -> cls -> rec on pages whose text does not come from a text layer. A
+page scanned on its side or upside down is read turned upright; its boxes refer to the turned
+page, and `rotation` says by how much it was turned."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-
-import numpy as np
 
 from engine.page import PageState
 from engine.types import TextSource
@@ -15,7 +15,7 @@ def recognize_text(page: PageState, models) -> PageState:
         return page
     outcome = models.page_reader().read(page.image)
     page = replace(page, lines=tuple(outcome.lines))
-    if outcome.page_rotated_180:
-        page = replace(page, rotation=180, image=np.ascontiguousarray(page.image[::-1, ::-1]))
-        page = page.warn("page was upside down; read it turned by 180 degrees")
+    if outcome.rotation:
+        page = replace(page, rotation=outcome.rotation, image=outcome.image)
+        page = page.warn(f"page was turned by {outcome.rotation} degrees; read it upright")
     return page
