@@ -101,7 +101,7 @@ def text_windows(shape: tuple[int, int], regions: list[TextRegion],
     if thickness <= 0:
         return []
     side = int(round(ORIENTATION_SIZE * thickness / target_line_px))
-    side = max(16, min(side, height, width))
+    side = max(1, min(side, height, width))
     # Text coverage on a coarse grid: about 16 cells per window side is plenty to rank windows.
     cell = max(1, side // 16)
     mask = np.zeros((height // cell + 1, width // cell + 1), dtype=np.uint8)
@@ -180,7 +180,7 @@ def quarter_turn(verdict: OrientationVerdict | None) -> int:
     """The clockwise turn (0, 90 or 270) that makes a sideways-looking page upright.
 
     Only a confident 90 or 270 verdict turns the page: 0 means vertical text on an upright page
-    (CJK set vertically), and 180 is left to the line classifier after reading."""
+    (CJK set vertically), and 180 is left to the upside-down check that follows (upside_down)."""
     if verdict is None or verdict.probability < TURN_PROBABILITY:
         return 0
     if verdict.degrees in (90, 270):
