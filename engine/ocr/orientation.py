@@ -156,16 +156,13 @@ class PageOrientationClassifier:
 
 def tall_share(regions: list[TextRegion]) -> tuple[float, int]:
     """(share of the elongated boxes that are taller than wide, how many boxes are elongated)."""
-    tall = wide = 0
-    for region in regions:
-        q = region.quad
-        w = float(np.linalg.norm(q[0] - q[1]))
-        h = float(np.linalg.norm(q[0] - q[3]))
-        if h >= 1.5 * w:
-            tall += 1
-        elif w >= 1.5 * h:
-            wide += 1
-    elongated = tall + wide
+    if not regions:
+        return 0.0, 0
+    quads = np.stack([r.quad for r in regions])
+    widths = np.linalg.norm(quads[:, 0] - quads[:, 1], axis=1)
+    heights = np.linalg.norm(quads[:, 0] - quads[:, 3], axis=1)
+    tall = int(np.count_nonzero(heights >= 1.5 * widths))
+    elongated = tall + int(np.count_nonzero(widths >= 1.5 * heights))
     return (tall / elongated if elongated else 0.0), elongated
 
 

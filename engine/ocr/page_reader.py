@@ -27,11 +27,6 @@ class OcrOutcome:
     image: np.ndarray
     """The page as read: the input turned by `rotation`, C-contiguous (the input itself at 0)."""
 
-    @property
-    def page_rotated_180(self) -> bool:
-        """Transitional, for callers that only know the 180 degree turn (engine.ocr.stage)."""
-        return self.rotation == 180
-
 
 def turn_image(image: np.ndarray, rotation: int) -> np.ndarray:
     """The image turned clockwise by `rotation` degrees (a multiple of 90), C-contiguous."""
