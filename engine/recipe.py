@@ -162,8 +162,12 @@ def commit(writer: OutputWriter, result: DocumentResult, stem: str, options: Con
     everything it links to is in place."""
     payloads: dict[str, bytes] = {}
     if options.write_json:
+        # What was read, never how long it took: the same input gives the same bytes.
         data = result.to_json()
         data.pop("markdown", None)
+        data.pop("timings_s", None)
+        for page in data["pages"]:
+            page.pop("timings_s", None)
         payloads[f"{stem}.json"] = json.dumps(data, ensure_ascii=False, indent=1).encode()
     if options.write_content_list:
         payloads[f"{stem}_content_list.json"] = json.dumps(

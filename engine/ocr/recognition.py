@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import cv2
@@ -62,49 +61,36 @@ def rec_input(crops: list[np.ndarray], batch_width: int) -> np.ndarray:
     return batch
 
 
-class BatchCostModel:
-    """Online least-squares fit of run time = a + t * (N * W) for cutting batches.
+# A new batch is started when padding the crops already in it up to the next crop's width would
+# cost more than one more run: RUN_COST_PX pixels of padding cost as much as a run's fixed part.
+# It is a constant, never fitted while converting: batch widths change what the recogniser reads
+# (its padded columns are part of the input), so a plan that followed measured times made the
+# same page read differently from run to run. Measured on the 2-core development Xeon (least
+# squares of run time against N * 48 * W, fastest of 7 runs, N <= 8, W 320-960): 2.5 ms per run
+# and 8.7e-7 s per pixel, about 2,900 px; fits of medians on the loaded machine scattered from
+# negative to 130,000 px, which is why the plan no longer follows them.
+RUN_COST_PX = 3_000
 
-    Padding a narrow crop up to a wide batch costs t * W_extra per crop; starting a new batch
-    costs a. A batch is cut when the padding its next crop would add exceeds a."""
 
-    def __init__(self, fixed_s: float = 0.004, per_px_s: float = 2.5e-7) -> None:
-        self.fixed_s = fixed_s
-        self.per_px_s = per_px_s
-        self._samples: list[tuple[float, float]] = []
-
-    def observe(self, pixels: float, seconds: float) -> None:
-        self._samples.append((pixels, seconds))
-        self._samples = self._samples[-64:]
-        if len(self._samples) < 4:
-            return
-        x = np.array([s[0] for s in self._samples])
-        y = np.array([s[1] for s in self._samples])
-        if np.ptp(x) <= 0:
-            return
-        slope, intercept = np.polyfit(x, y, 1)
-        if slope > 0:
-            self.per_px_s = float(slope)
-            self.fixed_s = float(max(intercept, 1e-4))
-
-    def plan(self, widths: list[int]) -> list[list[int]]:
-        """Indices grouped into batches; `widths` is the per-crop width at model height."""
-        order = sorted(range(len(widths)), key=lambda i: widths[i])
-        batches: list[list[int]] = []
-        current: list[int] = []
-        current_w = 0
-        for idx in order:
-            w = max(widths[idx], MIN_BATCH_WIDTH)
-            if current:
-                padding_cost = self.per_px_s * len(current) * REC_HEIGHT * (w - current_w)
-                if padding_cost > self.fixed_s or len(current) >= MAX_BATCH:
-                    batches.append(current)
-                    current, current_w = [], 0
-            current.append(idx)
-            current_w = max(current_w, w)
+def plan_batches(widths: list[int], run_cost_px: int = RUN_COST_PX) -> list[list[int]]:
+    """Indices grouped into batches, from the per-crop widths at model height alone: the same
+    crops give the same batches on any machine, at any load."""
+    order = sorted(range(len(widths)), key=lambda i: (widths[i], i))
+    batches: list[list[int]] = []
+    current: list[int] = []
+    current_w = 0
+    for idx in order:
+        w = max(widths[idx], MIN_BATCH_WIDTH)
         if current:
-            batches.append(current)
-        return batches
+            padding_px = len(current) * REC_HEIGHT * (w - current_w)
+            if padding_px > run_cost_px or len(current) >= MAX_BATCH:
+                batches.append(current)
+                current, current_w = [], 0
+        current.append(idx)
+        current_w = max(current_w, w)
+    if current:
+        batches.append(current)
+    return batches
 
 
 def grid_width(width: int) -> int:
@@ -117,17 +103,13 @@ class TextRecognizer:
     def __init__(self, session: ModelSession) -> None:
         self._session = session
         self._dictionary = load_dictionary(session.metadata)
-        self.cost = BatchCostModel()
 
     def recognize(self, crops: list[np.ndarray]) -> list[Recognized]:
         results: list[Recognized | None] = [None] * len(crops)
         widths = [crop_width_at_height(c) for c in crops]
-        for batch in self.cost.plan(widths):
+        for batch in plan_batches(widths):
             batch_width = grid_width(max(widths[i] for i in batch))
-            tensor = rec_input([crops[i] for i in batch], batch_width)
-            start = time.perf_counter()
-            ids, scores = self._session.run(tensor)
-            self.cost.observe(len(batch) * REC_HEIGHT * batch_width, time.perf_counter() - start)
+            ids, scores = self._session.run(rec_input([crops[i] for i in batch], batch_width))
             for i, rec in zip(batch, ctc_decode(ids, scores, self._dictionary)):
                 results[i] = rec
         return [r if r is not None else Recognized("", 0.0) for r in results]
