@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 import time
 from pathlib import Path
@@ -80,9 +81,34 @@ def run(argv: list[str]) -> int:
     inputs = [Path(a) for a in options if not a.startswith("-")]
     if inputs:
         window.add_paths(inputs)
+    terminated = close_on_terminate(window)
     code = app.exec()
     log_book.detach()
-    return code
+    return TERMINATED_EXIT if terminated() else code
+
+
+# The shell's convention for "ended by SIGTERM", as paperlens-cli exits.
+TERMINATED_EXIT = 128 + signal.SIGTERM
+
+
+def close_on_terminate(window: MainWindow):
+    """SIGTERM (a logout, `kill`, a service manager) closes the window as the user would: the
+    running document is cancelled and its staging folder removed. Python runs signal handlers
+    only between bytecodes, so a timer lets the interpreter in while Qt's loop waits. Returns
+    a callable saying whether the signal came."""
+    received: list[int] = []
+    if not hasattr(signal, "SIGTERM") or sys.platform == "win32":
+        return lambda: False  # Windows ends processes without a signal a program can catch
+
+    def on_terminate(signum, frame) -> None:
+        received.append(signum)
+        QTimer.singleShot(0, window.close)
+
+    signal.signal(signal.SIGTERM, on_terminate)
+    wake = QTimer(window)
+    wake.timeout.connect(lambda: None)
+    wake.start(200)
+    return lambda: bool(received)
 
 
 def _when_on_screen(window: MainWindow, then) -> None:
