@@ -22,8 +22,8 @@ UNOWNED_GRACE_S = 24 * 3600.0
 def owner_record() -> dict[str, object]:
     """Who this process is, in terms that survive PID reuse: host, boot and start time."""
     pid = os.getpid()
-    return {"pid": pid, "host": socket.gethostname(), "boot": _boot_id(),
-            "start": _start_ticks(pid)}
+    start = _windows_process(pid)[1] if sys.platform == "win32" else _start_ticks(pid)
+    return {"pid": pid, "host": socket.gethostname(), "boot": _boot_id(), "start": start}
 
 
 def write_owner(staging: Path) -> None:
@@ -45,6 +45,11 @@ def owner_alive(record: dict[str, object]) -> bool:
     if sys.platform.startswith("linux"):
         start = _start_ticks(pid)
         return start is not None and start == record.get("start")
+    if sys.platform == "win32":
+        exists, start = _windows_process(pid)
+        # A PID Windows has given to a newer process is not the owner; an owner whose start
+        # could not be read (another user's process) is given the benefit of the doubt.
+        return exists and (start is None or record.get("start") in (None, start))
     if os.name == "posix":
         try:
             os.kill(pid, 0)
@@ -106,3 +111,31 @@ def _start_ticks(pid: int) -> int | None:
         return int(fields[19])
     except (IndexError, ValueError):
         return None
+
+
+# Windows: the process's creation time (100 ns since 1601) stands in for Linux's start ticks.
+_PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
+_ERROR_INVALID_PARAMETER = 87  # OpenProcess's answer for a PID no process has
+_STILL_ACTIVE = 259
+
+
+def _windows_process(pid: int) -> tuple[bool, int | None]:
+    """(whether a running process has this PID, its creation time when it can be read)."""
+    import ctypes
+    from ctypes import wintypes
+
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    kernel32.OpenProcess.restype = wintypes.HANDLE
+    handle = kernel32.OpenProcess(_PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+    if not handle:
+        return ctypes.get_last_error() != _ERROR_INVALID_PARAMETER, None
+    try:
+        code = wintypes.DWORD()
+        if kernel32.GetExitCodeProcess(handle, ctypes.byref(code)) and code.value != _STILL_ACTIVE:
+            return False, None  # exited; someone still holds a handle to it
+        times = [wintypes.FILETIME() for _ in range(4)]
+        if not kernel32.GetProcessTimes(handle, *(ctypes.byref(t) for t in times)):
+            return True, None
+        return True, (times[0].dwHighDateTime << 32) | times[0].dwLowDateTime
+    finally:
+        kernel32.CloseHandle(handle)

@@ -4,6 +4,7 @@ by a process that was killed."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -219,3 +220,24 @@ def test_unowned_staging_is_removed_only_when_old(tmp_path):
     os.utime(old, (two_days_ago, two_days_ago))
     OutputWriter(tmp_path, "other").abort()
     assert staging_folders(tmp_path) == [young.name]
+
+
+@pytest.mark.parametrize("process, gone", [
+    ((True, 1000), False),   # the owner, still running
+    ((True, 2000), True),    # its PID now belongs to a newer process
+    ((False, None), True),   # no process has that PID
+    ((True, None), False),   # a process Windows will not describe to us: kept
+])
+def test_windows_owner_is_judged_by_pid_and_creation_time(tmp_path, monkeypatch, process, gone):
+    """The Windows branch, with the answers of OpenProcess/GetProcessTimes given by the test
+    (this machine cannot call them)."""
+    from engine.output import staging
+
+    folder = tmp_path / ".report.paperlens-w1"
+    folder.mkdir()
+    record = dict(staging.owner_record(), pid=4242, start=1000)
+    (folder / staging.OWNER_FILE).write_text(json.dumps(record))
+    monkeypatch.setattr(staging.sys, "platform", "win32")
+    monkeypatch.setattr(staging, "_windows_process", lambda pid: process if pid == 4242 else (True, 1))
+    removed = staging.remove_stale_staging(tmp_path)
+    assert (removed == [folder]) is gone and folder.exists() is not gone
