@@ -18,7 +18,7 @@ from engine.input.document import open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
-from engine.ocr.stage import recognize_text
+from engine.ocr.stage import recognize_text, split_at_gutters
 from engine.options import ConvertOptions
 from engine.output.content_list import content_list
 from engine.output.markdown import render_markdown
@@ -26,7 +26,7 @@ from engine.output.overlay import LayoutOverlay
 from engine.output.writer import OutputWriter, check_writable
 from engine.page import PageState, Stage
 from engine.structure.furniture import mark_furniture
-from engine.structure.stage import assemble_blocks, crop_figures
+from engine.structure.stage import assemble_blocks, crop_figures, drop_line_number_gutter
 from engine.tables.stage import recognize_tables
 from engine.types import DocumentResult, PageError, PageResult, Status, document_status
 
@@ -35,6 +35,8 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("text_layer", choose_text_source),            # engine/input: a trustworthy text layer?
     ("ocr", recognize_text),                       # engine/ocr: det -> cls -> rec otherwise
     ("layout", detect_layout),                     # engine/layout: regions by kind
+    ("gutters", split_at_gutters),                 # engine/ocr: lines cut at column gutters
+    ("line_numbers", drop_line_number_gutter),     # engine/structure: 1, 2, 3 ... in a margin
     ("formula_image", recognize_formula_image),    # engine/formulas: an image that is a formula
     ("math_lines", find_math_lines),               # engine/formulas: display math left loose
     ("table", recognize_tables),                   # engine/tables

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.ocr.gutters import plan_cuts
+from engine.ocr.page_reader import MIN_LINE_SCORE
 from engine.page import PageState
-from engine.types import TextSource
+from engine.types import Line, TextSource
 
 
 def recognize_text(page: PageState, models) -> PageState:
@@ -19,3 +21,26 @@ def recognize_text(page: PageState, models) -> PageState:
         page = replace(page, rotation=outcome.rotation, image=outcome.image)
         page = page.warn(f"page was turned by {outcome.rotation} degrees; read it upright")
     return page
+
+
+def split_at_gutters(page: PageState, models) -> PageState:
+    """OCR lines lying across a column gutter (engine/ocr/gutters.py) replaced by their parts,
+    each read again; a part that reads as nothing is dropped, a line none of whose parts reads
+    is kept whole."""
+    if page.text_source is not TextSource.OCR or not page.regions or not page.lines:
+        return page
+    cuts = plan_cuts(page.image, list(page.lines), list(page.regions))
+    if not cuts:
+        return page
+    crops = [page.crop(part) for cut in cuts for part in cut.parts]
+    readings = iter(models.page_reader().recognizer.recognize(crops))
+    replacement: dict[int, list[Line]] = {}
+    for cut in cuts:
+        parts = [Line(text=rec.text.strip(), box=part, score=rec.score,
+                      font_size=cut.line.font_size)
+                 for part, rec in zip(cut.parts, readings)]
+        parts = [p for p in parts if p.text and p.score >= MIN_LINE_SCORE]
+        if parts:
+            replacement[id(cut.line)] = parts
+    lines = [part for line in page.lines for part in replacement.get(id(line), [line])]
+    return replace(page, lines=tuple(lines))

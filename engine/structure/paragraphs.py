@@ -44,7 +44,8 @@ def merge_fragments(lines: list[Line]) -> list[Line]:
             height = max(min(prev.box.height, line.box.height), 1.0)
             overlap = min(prev.box.y1, line.box.y1) - max(prev.box.y0, line.box.y0)
             gap = line.box.x0 - prev.box.x1
-            if overlap >= 0.5 * height and -0.2 * height <= gap <= MAX_WORD_GAP * height:
+            if overlap >= 0.5 * height and -0.2 * height <= gap <= MAX_WORD_GAP * height \
+                    and not _gutter_between(prev, line, lines):
                 big = prev if len(prev.text) >= len(line.text) else line
                 # A drop cap is one tall letter that begins the word beside it.
                 drop_cap = len(prev.text) == 1 and prev.box.height >= 2 * line.box.height
@@ -57,6 +58,32 @@ def merge_fragments(lines: list[Line]) -> list[Line]:
         else:
             merged.append(line)
     return merged
+
+
+# How far above and below a gap its neighbours are looked for, in line heights.
+GUTTER_REACH_LINES = 2.5
+
+
+def _gutter_between(left: Line, right: Line, lines: list[Line]) -> bool:
+    """Whether the gap between two pieces of a row is a column gutter: lines just above or below
+    end before it and start after it, and none runs across it. Inside a paragraph the lines
+    around a font change run through the gap; in two columns of short items (exercises, a
+    narrow gutter) nothing does. A row with no neighbours is not judged a gutter."""
+    x0, x1 = left.box.x1, right.box.x0
+    reach = GUTTER_REACH_LINES * max(min(left.box.height, right.box.height), 1.0)
+    top, bottom = min(left.box.y0, right.box.y0) - reach, max(left.box.y1, right.box.y1) + reach
+    ends_before = starts_after = False
+    for other in lines:
+        if other.vertical or other.box.y1 < top or other.box.y0 > bottom:
+            continue
+        row = min(other.box.y1, right.box.y1) - max(other.box.y0, right.box.y0)
+        if row > 0.5 * min(other.box.height, right.box.height):
+            continue  # a piece of this same row, not a neighbour
+        if other.box.x0 < x1 and other.box.x1 > x0:
+            return False  # runs across the gap
+        ends_before |= other.box.x1 <= x0
+        starts_after |= other.box.x0 >= x1
+    return ends_before and starts_after
 
 
 def build_blocks(lines: list[Line]) -> list[Block]:

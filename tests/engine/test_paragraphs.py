@@ -89,3 +89,28 @@ def test_block_score_is_the_weakest_line():
 
 def test_no_lines_no_blocks():
     assert build_blocks([]) == []
+
+
+def test_two_columns_of_short_items_across_a_narrow_gutter_are_not_one_line():
+    # Exercises in two columns; the gutter (15 px) is narrower than a stretched word gap allows.
+    height = BODY_PX * 1.2
+    rows = [("19. Solve 6x + 2 = 12 for x.", "22. Evaluate the integral of 6x."),
+            ("20. Solve 2x + 3 = 10 for x.", "23. Solve 8x + 3 = 56 for x."),
+            ("21. Evaluate the integral of 9x.", "24. Show that the sum is a square.")]
+    lines = []
+    for k, (left, right) in enumerate(rows):
+        y = 100 + k * 2 * height
+        lines.append(line(left, y, x0=50, width=185))
+        lines.append(line(right, y, x0=250, width=185 if k < 2 else 120))
+    texts = sorted(b.text for b in build_blocks(lines))
+    assert texts == sorted(t for row in rows for t in row)
+
+
+def test_pieces_of_a_paragraph_line_across_a_font_change_are_one_line():
+    # The same gap inside a paragraph: the lines around it run through it.
+    lines = [line("The first line of a paragraph runs all the way across", 100, width=400),
+             line("and then a word in", 112, width=180), line("italics follows it", 112, x0=245,
+                                                                 width=205),
+             line("and the paragraph goes on across the whole column.", 124, width=400)]
+    (block,) = build_blocks(lines)
+    assert "word in italics follows" in block.text
