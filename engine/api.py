@@ -13,6 +13,7 @@ from engine import events
 from engine.device.selector import DeviceSelector
 from engine.errors import Cancelled
 from engine.models.roles import ModelSet
+from engine.models.sessions import SessionFactory
 from engine.options import ConvertOptions
 from engine.recipe import convert_document
 from engine.types import DocumentResult
@@ -21,19 +22,24 @@ from engine.types import DocumentResult
 class Engine:
     """Cheap to create: no model is loaded and no device is probed until a page needs one."""
 
-    def __init__(self, settings) -> None:
+    def __init__(self, settings, threads: int | None = None) -> None:
+        """`threads`: ONNX Runtime threads per session (None: this machine's physical cores);
+        a cluster worker uses the CPUs its scheduler gave it, so workers on one machine do
+        not crowd each other."""
         self._settings = settings
+        self._threads = threads
         self._models: ModelSet | None = None
         self._lock = threading.Lock()
         # Cheap: reads the settings snapshot only; the device is decided at the first model use.
-        self._device = DeviceSelector(settings)
+        self._device = DeviceSelector(settings, threads=threads)
 
     @property
     def models(self) -> ModelSet:
         with self._lock:
             if self._models is None:
                 self._models = ModelSet(Path(self._settings.model.base_dir),
-                                        self._settings.model.index_url, device=self._device)
+                                        self._settings.model.index_url,
+                                        SessionFactory(self._threads, device=self._device))
             return self._models
 
     def device_status(self):

@@ -68,3 +68,13 @@ class DocumentFailed(PaperlensError):
 class PageTooLarge(CorruptDocument):
     """One page of a document holds an image over the pixel cap: that page alone is skipped,
     before anything is decoded, as a page that cannot be read."""
+
+
+class ClusterUnavailable(PaperlensError):
+    """A Ray cluster cannot be used: Ray is not installed, the address does not answer, or
+    no worker could be started on it."""
+
+
+class WorkerLost(PaperlensError):
+    """The cluster worker reading a page died (its process or its machine) as often as a page
+    may be retried; the page is failed, the document goes on."""

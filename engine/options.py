@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.errors import InvalidOptions
+from engine.export.formats import EXPORT_FORMATS, OutputFormat
 
 
 class TextMethod(str, Enum):
@@ -48,6 +49,11 @@ class ConvertOptions:
     formula_image: bool = False
     """Read every image input as one formula (as pix2tex does). False: an image input is read as
     a formula only when it looks like one (engine.recipe.recognize_formula_image)."""
+    write_markdown: bool = True
+    """Write <name>.md and the images it links to."""
+    exports: tuple[OutputFormat, ...] = ()
+    """Formats made from the finished document besides Markdown and JSON (engine/export):
+    pdf (<name>.searchable.pdf), docx, xlsx."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:
@@ -59,6 +65,11 @@ class ConvertOptions:
                                  "markdown.")
         if not isinstance(self.method, TextMethod):
             object.__setattr__(self, "method", parse_method(str(self.method)))
+        unknown = [f for f in self.exports if f not in EXPORT_FORMATS]
+        if unknown:
+            raise InvalidOptions(f"{getattr(unknown[0], 'value', unknown[0])} is not an export "
+                                 "format; use "
+                                 f"{', '.join(f.value for f in EXPORT_FORMATS)}.")
 
 
 # The `model.layout` setting's values and the manifest ids of the models they name.

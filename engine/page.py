@@ -81,6 +81,17 @@ class PageState:
                           timings_s=dict(self.timings_s), status=status, errors=self.errors)
 
 
+@dataclass(frozen=True)
+class PageOutcome:
+    """What the document keeps of a page once its stages ran: the result, the crops to write
+    beside the Markdown, and the picture when the layout overlay needs it. Plain data (no
+    open document, no models), so a page read in another process travels back as it is."""
+
+    result: PageResult
+    crops: tuple[tuple[str, np.ndarray], ...] = ()
+    image: np.ndarray | None = None
+
+
 def keep_crop(page: PageState, regions: list[Region], index: int) -> PageState:
     """Region `index` keeps its crop as an image beside the Markdown: the crop is added to the
     page's images and the region (replaced in `regions`) names its path."""

@@ -8,13 +8,14 @@ import json
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from engine import events
 from engine.errors import (Cancelled, CorruptDocument, DocumentFailed, InvalidOptions,
                            PaperlensError)
 from engine.formulas.stage import find_math_lines, recognize_formula_image, recognize_formulas
-from engine.input.document import open_document
+from engine.export.registry import ExportContext, export_document
+from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
@@ -24,7 +25,7 @@ from engine.output.content_list import content_list
 from engine.output.markdown import render_markdown
 from engine.output.overlay import LayoutOverlay
 from engine.output.writer import OutputWriter, check_writable
-from engine.page import PageState, Stage
+from engine.page import PageOutcome, PageState, Stage
 from engine.structure.furniture import mark_furniture
 from engine.structure.stage import assemble_blocks, crop_figures, drop_line_number_gutter
 from engine.tables.stage import recognize_tables
@@ -49,6 +50,50 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
 def convert_document(source: Path, options: ConvertOptions, models: ModelSet,
                      on_event: events.EventCallback, check_cancel: Callable[[], None]
                      ) -> DocumentResult:
+    """The document read page by page in this process."""
+
+    def read_here(document: Document, numbers: list[int], stem: str) -> Iterator[PageOutcome]:
+        def progress(index: int, number: int, stage: str, state: PageState) -> None:
+            on_event(events.PageProgress(str(source), number, index, len(numbers), stage,
+                                         state.image, state.rotation, state.lines,
+                                         state.regions))
+
+        return read_pages(document, numbers, options, stem, models, check_cancel, progress)
+
+    return assemble_document(source, options, read_here, on_event, check_cancel)
+
+
+PageSource = Callable[["Document", list[int], str], Iterable[PageOutcome]]
+"""Reads the chosen pages of an open document and yields their outcomes in page order:
+`(document, page numbers, output stem)`. Here (`read_pages`) or on other machines
+(engine/cluster); everything that needs all pages happens in `assemble_document`."""
+
+
+def read_pages(document: Document, numbers: list[int], options: ConvertOptions, stem: str,
+               models: ModelSet, check_cancel: Callable[[], None],
+               on_stage: Callable[[int, int, str, PageState], None] | None = None
+               ) -> Iterator[PageOutcome]:
+    """Each page through run_page, in order. `on_stage(index, number, stage, page)` hears of
+    every stage that finished. The picture is kept only when the layout overlay needs it."""
+    for index, number in enumerate(numbers):
+        check_cancel()
+        page = PageState(document=document, page_number=number, options=options,
+                         image_prefix=f"{stem}-p{number}")
+
+        def progress(stage: str, state: PageState, index=index, number=number) -> None:
+            if on_stage is not None:
+                on_stage(index, number, stage, state)
+
+        page, result = run_page(page, models, check_cancel, progress)
+        yield PageOutcome(result, page.crops,
+                          page.image if options.write_layout_overlay else None)
+
+
+def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
+                      on_event: events.EventCallback, check_cancel: Callable[[], None]
+                      ) -> DocumentResult:
+    """Open the document, choose its pages, take their outcomes from `read` in order (images
+    staged as each arrives), then what needs every page: furniture, Markdown, the commit."""
     started = time.perf_counter()
     stem = options.output_name or source.stem
     if options.output_dir is not None:
@@ -62,23 +107,14 @@ def convert_document(source: Path, options: ConvertOptions, models: ModelSet,
                 writer = OutputWriter(Path(options.output_dir), stem)
             on_event(events.DocumentStarted(str(source), len(numbers)))
             pages: list[PageResult] = []
-            for index, number in enumerate(numbers):
-                check_cancel()
-                page = PageState(document=document, page_number=number, options=options,
-                                 image_prefix=f"{stem}-p{number}")
-
-                def progress(stage: str, state: PageState, index=index, number=number) -> None:
-                    on_event(events.PageProgress(str(source), number, index, len(numbers), stage,
-                                                 state.image, state.rotation, state.lines,
-                                                 state.regions))
-
-                page, result = run_page(page, models, check_cancel, progress)
+            for index, outcome in enumerate(read(document, numbers, stem)):
+                result, number = outcome.result, outcome.result.page_number
                 for warning in result.warnings:
                     on_event(events.Warning(str(source), warning, number))
                 if writer is not None:
-                    writer.add_images(dict(page.crops))
-                if overlay is not None and page.image is not None:
-                    overlay.add_page(page.image, result)
+                    writer.add_images(dict(outcome.crops))
+                if overlay is not None and outcome.image is not None:
+                    overlay.add_page(outcome.image, result)
                 pages.append(result)
                 on_event(events.PageDone(str(source), number, index, len(numbers), result,
                                          dict(result.timings_s)))
@@ -95,7 +131,13 @@ def convert_document(source: Path, options: ConvertOptions, models: ModelSet,
                 raise DocumentFailed(_nothing_read(result), result)
             if writer is not None:
                 check_cancel()
-                result = replace(result, outputs=commit(writer, result, stem, options, overlay))
+                exported = export_document(result, options.exports, stem, ExportContext(
+                    options.password, writer.staging, options.table_format))
+                for problem in exported.problems:  # that format alone is left out
+                    on_event(events.Warning(str(source), problem))
+                result = replace(result, warnings=result.warnings + exported.problems)
+                result = replace(result, outputs=commit(writer, result, stem, options, overlay,
+                                                        exported.files))
                 writer = None
             return replace(result, timings_s={"export": time.perf_counter() - export_start,
                                               "total": time.perf_counter() - started})
@@ -159,10 +201,11 @@ def _failed(page: PageState, stage: str, exc: BaseException) -> PageState:
 
 
 def commit(writer: OutputWriter, result: DocumentResult, stem: str, options: ConvertOptions,
-           overlay: LayoutOverlay | None) -> tuple[str, ...]:
-    """JSON, content list and layout PDF staged, then the Markdown last: once it is visible,
-    everything it links to is in place."""
-    payloads: dict[str, bytes] = {}
+           overlay: LayoutOverlay | None, exported: dict[str, bytes] | None = None
+           ) -> tuple[str, ...]:
+    """JSON, content list, layout PDF and exports staged, then the Markdown last: once it is
+    visible, everything it links to is in place."""
+    payloads: dict[str, bytes] = dict(exported or {})
     if options.write_json:
         # What was read, never how long it took: the same input gives the same bytes.
         data = result.to_json()
@@ -178,8 +221,9 @@ def commit(writer: OutputWriter, result: DocumentResult, stem: str, options: Con
     if overlay is not None:
         name = f"{stem}_layout.pdf"
         staged = (writer.produce(name, lambda path: overlay.save(str(path))),)
-    payloads[f"{stem}.md"] = result.markdown.encode("utf-8")
-    return writer.commit(payloads, staged)
+    if options.write_markdown:
+        payloads[f"{stem}.md"] = result.markdown.encode("utf-8")
+    return writer.commit(payloads, staged, move_images=options.write_markdown)
 
 
 def select_pages(pages: tuple[int, ...] | None, count: int, name: str) -> list[int]:

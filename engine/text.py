@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import re
 
-HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF))
-"""CJK Unified Ideographs Extension A, CJK Unified Ideographs, CJK Compatibility Ideographs."""
-KANA = ((0x3040, 0x30FF),)
-"""Hiragana and Katakana."""
+HAN = ((0x2E80, 0x2FDF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+       (0x20000, 0x3134F))
+"""CJK radicals, CJK Unified Ideographs and their Extensions A and B-H, CJK Compatibility
+Ideographs."""
+KANA = ((0x3040, 0x30FF), (0x3100, 0x312F), (0x31F0, 0x31FF))
+"""Hiragana, Katakana, Bopomofo and the Katakana phonetic extensions."""
 HANGUL = ((0xAC00, 0xD7AF),)
 """Hangul Syllables."""
-CJK_PUNCTUATION = ((0x3000, 0x303F), (0xFF00, 0xFFEF))
-"""CJK Symbols and Punctuation, Halfwidth and Fullwidth Forms."""
+CJK_PUNCTUATION = ((0x3000, 0x303F), (0xFE30, 0xFE4F), (0xFF00, 0xFFEF))
+"""CJK Symbols and Punctuation, CJK Compatibility Forms, Halfwidth and Fullwidth Forms."""
 
 CJK_LETTERS = HAN + KANA + HANGUL
 UNSPACED = HAN + KANA + CJK_PUNCTUATION

@@ -83,6 +83,15 @@ class BlockKind(str, Enum):
 
 
 @dataclass(frozen=True)
+class Word:
+    """One word of a line in page pixels: a run of letters, digits and punctuation between
+    spaces, or one CJK character (CJK text has no spaces to split it by)."""
+
+    text: str
+    box: Box
+
+
+@dataclass(frozen=True)
 class Line:
     """One line of text with its box, confidence (1.0 for a text layer) and font size in pixels."""
 
@@ -93,6 +102,10 @@ class Line:
     bold: bool = False
     vertical: bool = False
     """Text running up or down the page (rotated 90 degrees), e.g. a margin note."""
+    words: tuple[Word, ...] = ()
+    """OCR lines: the words of `text` in order, each on the pixels it was read from (the
+    detector's box and the recogniser's CTC time steps, engine/ocr/word_boxes.py); empty when
+    not known (text-layer lines keep the PDF's own geometry)."""
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,13 @@ from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
 from engine.errors import InvalidOptions
+from engine.export.formats import EXPORT_SUFFIXES
 from engine.input.document import SUPPORTED_SUFFIXES
 
 PASSWORD_ENV = "PAPERLENS_PASSWORD"
 # Every file a document's name gives (images go to images/<name>-p<n>-..., distinct per name).
-OUTPUT_SUFFIXES = (".md", ".json", "_content_list.json", "_layout.pdf")
+OUTPUT_SUFFIXES = (".md", ".json", "_content_list.json", "_layout.pdf",
+                   *EXPORT_SUFFIXES.values())
 MAX_PASSWORD_FILE_BYTES = 64 * 1024
 
 PasswordPrompt = Callable[[Path], str]

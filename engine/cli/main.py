@@ -19,6 +19,7 @@ from engine.cli.inputs import (PASSWORD_ENV, PasswordPrompt, expand_inputs, give
 from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
 from engine.cli.device import add_device_parser, run_device
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
+from engine.export.formats import EXPORT_FORMATS, EXPORT_SUFFIXES, OutputFormat, parse_formats
 from engine.types import Status
 from engine.options import (options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)
@@ -43,7 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="{convert,models,device}")
     commands.required = True
     convert = commands.add_parser("convert", help="convert documents to Markdown")
-    convert.add_argument("inputs", nargs="+", metavar="INPUT", help="files or folders")
+    # "*" and checked in run_convert: `--ray` takes an optional ADDRESS, which argparse would
+    # otherwise take from the only INPUT and then stop for want of one.
+    convert.add_argument("inputs", nargs="*", metavar="INPUT", help="files or folders")
     convert.add_argument("-o", "--output", required=True, metavar="OUTDIR",
                          help="folder for <name>.md and <name>.json")
     convert.add_argument("--pages", metavar="RANGES", help="pages to convert, e.g. 1-3,7")
@@ -67,7 +70,15 @@ def build_parser() -> argparse.ArgumentParser:
                          help="keep running headers, footers and page numbers")
     convert.add_argument("--layout-pdf", action="store_true",
                          help="also write <name>_layout.pdf with the regions drawn on each page")
+    convert.add_argument("--format", metavar="FORMATS",
+                         help="what to write, comma-separated: md (Markdown and its images), "
+                              "json (JSON and content list), pdf (<name>.searchable.pdf: the "
+                              "pages as they are with invisible text), docx (Word), xlsx (one "
+                              "sheet per table); default md,json")
     convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
+    convert.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                         help="read the pages on a Ray cluster (host:port of its head; without "
+                              "it, RAY_ADDRESS or a Ray started here); needs the cluster extra")
     convert.add_argument("--formula-image", action="store_true",
                          help="read each image input as one formula (default: only images that "
                               "look like one formula are)")
@@ -194,6 +205,21 @@ def mupdf_quiet() -> Iterator[None]:
         pymupdf.TOOLS.mupdf_display_errors(previous)
 
 
+def format_flags(formats: tuple[OutputFormat, ...]) -> dict[str, object]:
+    """ConvertOptions fields for the outputs --format names."""
+    json_wanted = OutputFormat.JSON in formats
+    return {"write_markdown": OutputFormat.MD in formats, "write_json": json_wanted,
+            "write_content_list": json_wanted,
+            "exports": tuple(f for f in formats if f in EXPORT_FORMATS)}
+
+
+def missing_exports(result, options) -> list[str]:
+    """The export files asked for that the document did not get."""
+    written = {Path(p).name for p in result.outputs}
+    names = [f"{options.output_name}{EXPORT_SUFFIXES[f]}" for f in options.exports]
+    return [name for name in names if name not in written]
+
+
 def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
     from engine.api import Engine  # heavy imports only for the command that needs them
 
@@ -201,6 +227,8 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
         flags = {"table_format": args.tables} if args.tables else {}
         if args.layout:
             flags["layout_model"] = parse_layout(args.layout)
+        if args.format:
+            flags.update(format_flags(parse_formats(args.format)))
         if args.no_json:
             flags["write_json"] = False
         options = options_from_settings(
@@ -213,13 +241,26 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
     except PaperlensError as exc:
         print(f"error: {exc.message}", file=err)
         return EXIT_USAGE
+    if args.ray is not None:  # --ray's optional ADDRESS may have taken the first input
+        from engine.cli.cluster import split_ray_argument
+        args.ray, args.inputs = split_ray_argument(args.ray, args.inputs)
+    if not args.inputs:
+        print("error: give at least one INPUT (a file or folder) to convert.", file=err)
+        return EXIT_USAGE
     paths = expand_inputs(args.inputs)
     if not paths:
         print("error: no supported documents found in the given folders.", file=err)
         return EXIT_FAILED
     engine = Engine(settings)
+    if args.ray is not None:
+        from engine.cli.cluster import ClusterEngine
+        try:
+            engine = ClusterEngine(args.ray, settings, paths, options, Path(args.output), err)
+        except PaperlensError as exc:
+            print(f"error: {exc.message}", file=err)
+            return EXIT_FAILED
     cancel = threading.Event()
-    ask = terminal_prompt(err)
+    ask = terminal_prompt(err) if args.ray is None else None
     failed = partial = 0
     pages = 0
     start = time.perf_counter()
@@ -233,11 +274,16 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                 progress.finish()
                 pages += len(result.pages)
                 converted += 1
-                if result.status is not Status.OK:
+                missing = missing_exports(result, options)
+                if result.status is not Status.OK or missing:
                     partial += 1
+                if result.status is not Status.OK:
                     bad = [str(p.page_number) for p in result.pages if p.status is not Status.OK]
                     print(f"{path.name}: {result.status.value}: page(s) {', '.join(bad)} not "
                           "fully read; the output says which and why", file=err)
+                if missing:
+                    print(f"{path.name}: {', '.join(missing)} not written (the warning above "
+                          "says why); the other outputs were", file=err)
             except KeyboardInterrupt as exc:
                 cancel.set()
                 progress.finish()

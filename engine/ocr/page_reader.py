@@ -12,6 +12,8 @@ from engine.ocr.direction import TextDirectionClassifier
 from engine.ocr.orientation import (PageOrientationClassifier, looks_sideways, needs_second_opinion,
                                     quarter_turn, upside_down)
 from engine.ocr.recognition import TextRecognizer
+from engine.ocr.spacing import restore_word_spaces
+from engine.ocr.word_boxes import line_words
 from engine.types import Box, Line
 
 # Lines read with less confidence than this are noise (texture, photos), not text.
@@ -91,11 +93,13 @@ class PageReader:
             crops = [crop_quad(image, r.quad) for r in regions]
         texts = self.recognizer.recognize(crops)
         lines = []
-        for region, rec in zip(regions, texts):
+        for region, rec, crop in zip(regions, texts, crops):
             text = rec.text.strip()
             if not text or rec.score < MIN_LINE_SCORE:
                 continue
+            spaced, steps = restore_word_spaces(rec.text, rec.steps, crop)
             x0, y0, x1, y1 = quad_bounds(region.quad)
-            lines.append(Line(text=text, box=Box(x0, y0, x1, y1), score=rec.score,
-                              font_size=0.0))
+            lines.append(Line(text=spaced.strip(), box=Box(x0, y0, x1, y1), score=rec.score,
+                              font_size=0.0,
+                              words=line_words(spaced, steps, region.quad, crop)))
         return OcrOutcome(lines, rotation, np.ascontiguousarray(image))

@@ -23,6 +23,13 @@ MAX_WIDTH = 3200
 class Recognized:
     text: str
     score: float
+    steps: tuple[int, ...] = ()
+    """The CTC time step each character of `text` was read at (one step per CTC_STRIDE_PX
+    columns of the crop scaled to REC_HEIGHT); engine/ocr/word_boxes.py places words by them."""
+
+
+# The recogniser emits one CTC time step per 8 columns of its 48-pixel-high input.
+CTC_STRIDE_PX = 8
 
 
 def load_dictionary(metadata: dict[str, str]) -> list[str]:
@@ -43,7 +50,10 @@ def ctc_decode(ids: np.ndarray, scores: np.ndarray, dictionary: list[str]) -> li
         kept = row_ids[keep]
         text = "".join(dictionary[i] if i < len(dictionary) else "" for i in kept)
         score = float(row_scores[keep].mean()) if kept.size else 0.0
-        results.append(Recognized(text=text, score=score))
+        pieces = [(int(step), dictionary[i] if i < len(dictionary) else "")
+                  for step, i in zip(np.flatnonzero(keep), kept)]
+        steps = tuple(step for step, piece in pieces for _ in piece)
+        results.append(Recognized(text=text, score=score, steps=steps))
     return results
 
 

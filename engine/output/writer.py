@@ -36,7 +36,13 @@ class OutputWriter:
     cancellation) deletes the staging folder, so no partial output is ever visible. Any write
     that fails (a full disk, a folder gone) is an OutputNotWritable with the staging folder
     already removed. The folder records its owning process, so one left behind by a killed
-    process is removed by the next writer in the same folder."""
+    process is removed by the next writer in the same folder.
+
+    Exports (searchable PDF, DOCX, XLSX) are made in memory before the commit and written
+    with the other payloads, so they are atomic with them: a write that fails leaves none of
+    the document's files. An export that cannot be made from this document (engine/export:
+    ExportFailed) is not a write failure: it is left out with a message, and the others are
+    committed as usual."""
 
     def __init__(self, folder: Path, stem: str) -> None:
         check_writable(folder)
@@ -88,8 +94,10 @@ class OutputWriter:
             raise OutputNotWritable(f"Cannot write {name} to {self.folder}: {reason}.") from None
         return name
 
-    def commit(self, payloads: dict[str, bytes], staged: tuple[str, ...] = ()) -> tuple[str, ...]:
-        """Write `payloads` (name -> bytes, Markdown last) and move everything into place.
+    def commit(self, payloads: dict[str, bytes], staged: tuple[str, ...] = (),
+               move_images: bool = True) -> tuple[str, ...]:
+        """Write `payloads` (name -> bytes, Markdown last) and move everything into place;
+        the staged images only when `move_images` (they belong to the Markdown).
 
         The moves run with Ctrl+C and SIGTERM held back (when called on the main thread), so a
         stop request lands after the last file is in place, never between two of them."""
@@ -98,7 +106,7 @@ class OutputWriter:
                 self._write(self._staging / name, data)
             outputs = []
             with _stop_signals_held():
-                for relative in self._images:
+                for relative in self._images if move_images else ():
                     target = self.folder / relative
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(self._staging / relative, target)

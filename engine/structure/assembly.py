@@ -71,8 +71,9 @@ def heading_level(kind: BlockKind, text: str) -> int:
     return 2
 
 
-def region_blocks(region: Region) -> list[Block]:
-    """The blocks one region contributes, its text taken from the lines it holds."""
+def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[Block]:
+    """The blocks one region contributes, its text taken from the lines it holds (`page_lines`:
+    every line of the page, for telling a row's pieces from two columns' lines)."""
     lines = list(region.lines)
     ordered = sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0))
     text = join_lines([ln.text for ln in ordered])
@@ -91,7 +92,7 @@ def region_blocks(region: Region) -> list[Block]:
                       image_path=image)]
     if not lines:
         return []
-    blocks = build_blocks(lines)
+    blocks = build_blocks(lines, page_lines)
     if region.kind in KEEP_REGION_KIND:
         if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
             # A heading region is one heading, however its lines wrapped.
@@ -189,6 +190,6 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
             # words on the pictures are what the page says.
             leftover.extend(region.lines)
             region = replace(region, lines=())
-        blocks.extend(region_blocks(region))
-    blocks.extend(build_blocks(leftover))
+        blocks.extend(region_blocks(region, lines))
+    blocks.extend(build_blocks(leftover, lines))
     return footnotes_last(place_captions(label_captions(order_blocks(blocks))))

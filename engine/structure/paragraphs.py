@@ -32,9 +32,12 @@ def _size(line: Line) -> float:
     return line.font_size if line.font_size > 0 else line.box.height
 
 
-def merge_fragments(lines: list[Line]) -> list[Line]:
+def merge_fragments(lines: list[Line], page_lines: list[Line] | None = None) -> list[Line]:
     """Pieces of one visual line (font changes, superscripts) become one line: they share the
-    line's vertical extent and follow each other with no more than a stretched word space of gap."""
+    line's vertical extent and follow each other with no more than a stretched word space of
+    gap, and no column gutter runs between them. `page_lines`: every line of the page, to see
+    the gutter from (a layout region can hold lines of two columns); default `lines`."""
+    context = lines if page_lines is None else page_lines
     merged: list[Line] = []
     for line in sorted(lines, key=lambda ln: (ln.box.x0, ln.box.y0)):
         for i in range(len(merged) - 1, max(-1, len(merged) - 40), -1):
@@ -45,7 +48,7 @@ def merge_fragments(lines: list[Line]) -> list[Line]:
             overlap = min(prev.box.y1, line.box.y1) - max(prev.box.y0, line.box.y0)
             gap = line.box.x0 - prev.box.x1
             if overlap >= 0.5 * height and -0.2 * height <= gap <= MAX_WORD_GAP * height \
-                    and not _gutter_between(prev, line, lines):
+                    and not _gutter_between(prev, line, context):
                 big = prev if len(prev.text) >= len(line.text) else line
                 # A drop cap is one tall letter that begins the word beside it.
                 drop_cap = len(prev.text) == 1 and prev.box.height >= 2 * line.box.height
@@ -53,7 +56,8 @@ def merge_fragments(lines: list[Line]) -> list[Line]:
                 merged[i] = Line(text=prev.text + joiner + line.text,
                                  box=line.box if drop_cap else prev.box.union(line.box),
                                  score=min(prev.score, line.score), font_size=big.font_size,
-                                 bold=big.bold, vertical=False)
+                                 bold=big.bold, vertical=False,
+                                 words=prev.words + line.words)
                 break
         else:
             merged.append(line)
@@ -86,12 +90,13 @@ def _gutter_between(left: Line, right: Line, lines: list[Line]) -> bool:
     return ends_before and starts_after
 
 
-def build_blocks(lines: list[Line]) -> list[Block]:
+def build_blocks(lines: list[Line], page_lines: list[Line] | None = None) -> list[Block]:
     """Consecutive lines that touch vertically, overlap horizontally and share a size form a
-    block. Lines must be given in top-to-bottom order within their column."""
+    block. Lines must be given in top-to-bottom order within their column. `page_lines`: as for
+    merge_fragments."""
     if not lines:
         return []
-    lines = merge_fragments(lines)
+    lines = merge_fragments(lines, page_lines)
     body = body_font_size(lines)
     groups: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):

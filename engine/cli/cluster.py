@@ -1,0 +1,75 @@
+"""`paperlens-cli convert --ray [ADDRESS]`: the same conversion loop, its documents read by
+page workers on a Ray cluster (engine/cluster) instead of this process.
+
+`ClusterEngine` stands in for the Engine in the CLI's loop: `convert(path, options, on_event,
+cancel)` returns each document's result or raises its typed error, in input order, while the
+cluster reads ahead. Progress events come in page order, so the CLI shows them as it does for
+a local run. There is no password prompt: an encrypted document needs --password-file or the
+environment variable (the workers must be given the password before they start)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Iterator, TextIO
+
+from engine import events
+from engine.cli.inputs import output_names
+from engine.errors import PaperlensError
+from engine.options import ConvertOptions
+from engine.types import DocumentResult
+
+# host:port (an IPv6 host in brackets), with or without ray://, or Ray's own word "auto".
+ADDRESS = re.compile(r"^(auto|(ray://)?(\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5})$")
+
+
+def split_ray_argument(ray: str | None, inputs: list[str]) -> tuple[str | None, list[str]]:
+    """`--ray` takes an optional ADDRESS, so `--ray doc.pdf` would read doc.pdf as one: a value
+    that is not host:port (or auto) is the first input, and --ray had no address."""
+    if ray is None or ray == "" or ADDRESS.match(ray):
+        return ray, inputs
+    return "", [ray] + inputs
+
+
+def is_ray_address(text: str) -> bool:
+    return bool(ADDRESS.match(text))
+
+
+class ClusterEngine:
+    def __init__(self, address: str, settings, paths: list[Path], options: ConvertOptions,
+                 output_dir: Path, err: TextIO) -> None:
+        from engine.cluster.driver import Cluster
+
+        self.cluster = Cluster(address or None, settings)
+        self.jobs = [(path, replace(options, output_name=name))
+                     for path, name in zip(paths, output_names(paths, output_dir))]
+        self._sink: events.EventCallback = events.ignore_event
+        self._results: Iterator[tuple[Path, DocumentResult | PaperlensError]] | None = None
+        self._done = 0
+        hosts = Counter(worker.host for worker in self.cluster.workers)
+        print(f"cluster: {len(self.cluster.workers)} page worker(s) on "
+              + ", ".join(f"{host} ({count})" for host, count in sorted(hosts.items())),
+              file=err, flush=True)
+
+    def convert(self, path: Path, options: ConvertOptions,
+                on_event: events.EventCallback = events.ignore_event,
+                cancel: threading.Event | None = None) -> DocumentResult:
+        self._sink = on_event
+        if self._results is None:
+            self._results = self.cluster.convert(self.jobs, self._forward, cancel)
+        _, outcome = next(self._results)
+        if (path, options) != self.jobs[self._done]:
+            raise RuntimeError(f"the CLI asked for {path} out of the order it queued")
+        self._done += 1
+        if isinstance(outcome, PaperlensError):
+            raise outcome
+        return outcome
+
+    def close(self) -> None:
+        self.cluster.close()
+
+    def _forward(self, event: events.Event) -> None:
+        self._sink(event)

@@ -1,0 +1,180 @@
+"""The page worker: one process on a cluster node holding one Engine, its models loaded once
+at start, reading page ranges with the same recipe as a single process (recipe.read_pages).
+
+It is a plain class; pool.py makes it a Ray actor. A document arrives once per worker as bytes
+(from the cluster's object store, so nodes need not share a disk), is kept in a private folder
+under its own name (error messages name it as a local run does) and stays open for the next
+range of it. Errors about the whole document come back as data (`RemoteFailure`) and are
+raised again on the driver as the same typed error."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import socket
+import tempfile
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from engine import errors
+from engine.api import Engine
+from engine.errors import Cancelled, PaperlensError
+from engine.input.document import Document, open_document
+from engine.options import ConvertOptions
+from engine.output.staging import STAGING_MARK, remove_stale_staging, write_owner
+from engine.page import PageOutcome
+from engine.recipe import read_pages
+
+OPEN_DOCUMENTS = 2
+"""Documents a worker keeps open (and on its disk) for their next page ranges."""
+
+
+def paperlens_version() -> str:
+    try:
+        return metadata.version("paperlens")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class WorkerInfo:
+    """Where a worker runs, for messages and checks."""
+
+    host: str
+    pid: int
+    node: str
+    """Ray's id of the node (several nodes may share a host name)."""
+    version: str
+    threads: int
+
+
+@dataclass(frozen=True)
+class RemoteFailure:
+    """An error about the whole document met in a worker (a model that cannot be loaded, a
+    damaged single image, a cancellation), carried back as its kind and sentence."""
+
+    kind: str
+    message: str
+
+    @classmethod
+    def of(cls, exc: PaperlensError) -> "RemoteFailure":
+        return cls(type(exc).__name__, exc.message)
+
+    def error(self) -> PaperlensError:
+        """The same typed error, raised again on the driver."""
+        kind = getattr(errors, self.kind, None)
+        if isinstance(kind, type) and issubclass(kind, PaperlensError) \
+                and kind is not errors.DocumentFailed:
+            return kind(self.message)
+        return PaperlensError(self.message)
+
+
+@dataclass(frozen=True)
+class DocumentBytes:
+    """A document as a worker receives it: its name, content digest and a reference to the
+    bytes (a list, so Ray hands the reference over without fetching the bytes each call)."""
+
+    name: str
+    digest: str
+    data: list
+
+    @staticmethod
+    def digest_of(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()
+
+
+class PageWorker:
+    """Reads page ranges of documents; one range at a time (Ray's default concurrency group),
+    while `cancel` and `info` answer beside it (the control group)."""
+
+    def __init__(self, settings, threads: int) -> None:
+        self.engine = Engine(settings, threads=threads)
+        self.threads = threads
+        # Documents are kept in a folder that names this process; ones left by workers that
+        # were killed are removed here, as output staging folders are.
+        parent = Path(tempfile.gettempdir()) / "paperlens-workers"
+        parent.mkdir(exist_ok=True)
+        remove_stale_staging(parent)
+        self._folder = Path(tempfile.mkdtemp(prefix=f".worker{STAGING_MARK}", dir=parent))
+        write_owner(self._folder)
+        self._open: OrderedDict[str, Document] = OrderedDict()
+        self._cancelled: set[int] = set()
+        self._lock = threading.Lock()
+
+    def info(self) -> WorkerInfo:
+        import ray  # only ever called inside a Ray worker
+
+        return WorkerInfo(socket.gethostname(), os.getpid(),
+                          ray.get_runtime_context().get_node_id(), paperlens_version(),
+                          self.threads)
+
+    def warm_up(self, layout_model: str | None) -> WorkerInfo | RemoteFailure:
+        """Load every model a page may need, so the first page is not slow and a model that
+        cannot be loaded is known before any page is sent."""
+        models = self.engine.models
+        try:
+            models.page_reader()
+            if layout_model:
+                models.layout_detector(layout_model)
+            models.table_recognizer()
+            models.formula_recognizer()
+        except PaperlensError as exc:
+            return RemoteFailure.of(exc)
+        return self.info()
+
+    def read(self, call: int, document: DocumentBytes, numbers: list[int],
+             options: ConvertOptions, stem: str) -> list[PageOutcome] | RemoteFailure:
+        """The outcomes of pages `numbers` of `document`, in order."""
+
+        def check_cancel() -> None:
+            with self._lock:
+                if call in self._cancelled:
+                    raise Cancelled()
+
+        try:
+            opened = self._document(document, options.password)
+            return list(read_pages(opened, numbers, options, stem, self.engine.models,
+                                   check_cancel))
+        except PaperlensError as exc:
+            return RemoteFailure.of(exc)
+        finally:
+            with self._lock:
+                self._cancelled.discard(call)
+
+    def cancel(self, call: int) -> None:
+        """Stop call `call` before its next page stage (or before it starts)."""
+        with self._lock:
+            self._cancelled.add(call)
+
+    def close(self) -> None:
+        for opened in self._open.values():
+            opened.close()
+        self._open.clear()
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def _document(self, document: DocumentBytes, password: str | None) -> Document:
+        opened = self._open.get(document.digest)
+        if opened is not None:
+            self._open.move_to_end(document.digest)
+            return opened
+        import ray  # a worker runs inside Ray; the bytes come from its object store
+
+        data = ray.get(document.data[0])
+        if DocumentBytes.digest_of(data) != document.digest:
+            raise errors.CorruptDocument(f"{document.name} changed on its way to the worker "
+                                         "(its content does not match its digest).")
+        folder = self._folder / document.digest
+        folder.mkdir(exist_ok=True)
+        path = folder / document.name
+        path.write_bytes(data)
+        opened = open_document(path, password)
+        self._open[document.digest] = opened
+        while len(self._open) > OPEN_DOCUMENTS:
+            digest, oldest = self._open.popitem(last=False)
+            oldest.close()
+            shutil.rmtree(self._folder / digest, ignore_errors=True)
+        return opened

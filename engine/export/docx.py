@@ -1,0 +1,178 @@
+"""Word document from our Markdown through pandoc (shipped as a wheel by pypandoc-binary):
+headings, paragraphs and lists as Word styles, our HTML tables as Word tables with their
+merged cells, display formulas as native Word equations (OMML), figures with their captions."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from engine.export.formats import ExportFailed
+from engine.export.html_table import TableTooLarge, read_table
+from engine.output.markdown import escape_text, render_block
+from engine.types import Block, BlockKind, DocumentResult
+
+# CommonMark (what our Markdown is escaped for), with display math, pipe tables (the markdown
+# table format), an image alone in a paragraph as a figure with its caption, and no space
+# added where a line break falls between two CJK characters. Nothing else: pandoc's own
+# extensions (smart quotes, emoji, sub/superscript, attributes, definition lists) would read
+# document text as markup.
+READER = "commonmark+tex_math_dollars+pipe_tables+implicit_figures+east_asian_line_breaks"
+# Our HTML tables become pandoc tables (with row and column spans); a lone "$...$" that the
+# reader took for inline math is text again: our Markdown writes only display math.
+LUA_FILTER = """
+function RawBlock(el)
+  if el.format:match('html') and el.text:match('^%s*<table') then
+    return pandoc.read(el.text, 'html').blocks
+  end
+end
+function Math(el)
+  if el.mathtype == 'InlineMath' then
+    return pandoc.Str('$' .. el.text .. '$')
+  end
+end
+"""
+# Word cannot hold a table wider than this many columns.
+WORD_MAX_COLUMNS = 63
+PANDOC_TIMEOUT_S = 300
+# Same document, same bytes: pandoc stamps the zip members and document dates with this.
+SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01
+_PLACEHOLDER_ALT = re.compile(r"!\[(?:figure|formula|table)\]\(")
+# Characters that are markup inside an image description; escaped, the caption stays text.
+_MARKUP_IN_ALT = re.compile(r"[\\`*_\[\]<>&!$]")
+
+
+def pandoc_path() -> str:
+    try:
+        import pypandoc
+        return pypandoc.get_pandoc_path()
+    except (ImportError, OSError) as exc:
+        raise ExportFailed("The Word export needs pandoc, which comes with the pypandoc-binary "
+                           f"package; reinstall Paperlens ({exc}).") from None
+
+
+def build_docx(result: DocumentResult, resources: Path | None,
+               table_format: str = "html") -> tuple[bytes, tuple[str, ...]]:
+    """The .docx bytes and notes (formulas kept as LaTeX text, tables too wide for Word).
+    `resources` is the folder the Markdown's image links are relative to."""
+    name = Path(result.path).name
+    markdown, notes = docx_markdown(result, table_format)
+    if not markdown.strip():
+        raise ExportFailed(f"{name} has no text, table or figure to put in a Word document, so "
+                           "no .docx was written.")
+    with tempfile.TemporaryDirectory(prefix="paperlens-docx-") as work:
+        filter_path = Path(work) / "tables.lua"
+        filter_path.write_text(LUA_FILTER, encoding="utf-8")
+        log_path = Path(work) / "log.json"
+        command = [pandoc_path(), "--from", READER, "--to", "docx", "--lua-filter",
+                   str(filter_path), "--log", str(log_path), "--output", "-"]
+        if resources is not None:
+            command += ["--resource-path", str(resources)]
+        try:
+            done = subprocess.run(command, input=markdown.encode("utf-8"), capture_output=True,
+                                  timeout=PANDOC_TIMEOUT_S, cwd=work,
+                                  env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+        except subprocess.TimeoutExpired:
+            raise ExportFailed(f"pandoc took more than {PANDOC_TIMEOUT_S} s to write the Word "
+                               f"document of {name}; no .docx was written.") from None
+        except OSError as exc:
+            raise ExportFailed(f"pandoc could not be started for the Word export "
+                               f"({exc}).") from None
+        if done.returncode != 0 or not done.stdout:
+            reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise ExportFailed(f"pandoc could not write the Word document of {name}: "
+                               f"{reason[-1][:200] if reason else done.returncode}.")
+        notes += _formula_notes(log_path, name)
+    return done.stdout, tuple(notes)
+
+
+def _formula_notes(log_path: Path, name: str) -> list[str]:
+    try:
+        messages = json.loads(log_path.read_text(encoding="utf-8") or "[]")
+    except (OSError, ValueError):
+        return []
+    notes = []
+    for message in messages:
+        if message.get("type") == "CouldNotConvertTeXMath":
+            latex = " ".join(str(message.get("contents", "")).split())
+            notes.append(f"a formula of {name} could not be made a Word equation and is kept "
+                         f"as LaTeX text: {latex[:80]}")
+    return notes
+
+
+def docx_markdown(result: DocumentResult, table_format: str = "html") -> tuple[str, list[str]]:
+    """Our Markdown readied for pandoc: a figure and its caption become one figure with that
+    caption, a table's caption moves into the table, placeholder image names are dropped (they
+    would become captions), tables too wide for Word become text."""
+    markdown = result.markdown
+    notes: list[str] = []
+    for page in result.pages:
+        blocks = page.blocks
+        for i, block in enumerate(blocks):
+            if block.kind not in (BlockKind.FIGURE, BlockKind.TABLE):
+                continue
+            rendered = render_block(block, table_format).strip()
+            if not rendered or rendered not in markdown:
+                continue
+            if block.kind is BlockKind.TABLE and block.html and rendered == block.html.strip():
+                wide = _too_wide(block)
+                if wide:
+                    notes.append(f"table on page {page.page_number} of {Path(result.path).name} "
+                                 f"{wide}; it is written as text in the .docx")
+                    markdown = markdown.replace(rendered, _table_as_text(block), 1)
+                    continue
+            caption = _caption_beside(blocks, i)
+            if caption is None:
+                continue
+            caption_md = render_block(caption).strip()
+            for pair in (f"{rendered}\n\n{caption_md}", f"{caption_md}\n\n{rendered}"):
+                if pair in markdown:
+                    markdown = markdown.replace(pair, _captioned(block, rendered, caption), 1)
+                    break
+    return _PLACEHOLDER_ALT.sub("![](", markdown), notes
+
+
+def _caption_beside(blocks: tuple[Block, ...], index: int) -> Block | None:
+    for j in (index + 1, index - 1):
+        if 0 <= j < len(blocks) and blocks[j].kind is BlockKind.CAPTION and blocks[j].text.strip():
+            return blocks[j]
+    return None
+
+
+def _captioned(block: Block, rendered: str, caption: Block) -> str:
+    text = " ".join(caption.text.split())
+    if block.kind is BlockKind.FIGURE:
+        # The figure's link keeps its target; the caption is the image's description.
+        alt = _MARKUP_IN_ALT.sub(r"\\\g<0>", text)
+        return "![" + alt + "]" + rendered[len("![figure]"):]
+    if rendered.startswith("<table"):
+        opening = rendered.index(">") + 1
+        return rendered[:opening] + f"<caption>{html.escape(text)}</caption>" + rendered[opening:]
+    return f"{render_block(caption).strip()}\n\n{rendered}"
+
+
+def _too_wide(block: Block) -> str:
+    try:
+        grid = read_table(block.html)
+    except TableTooLarge as exc:
+        return f"is too large ({exc})"
+    if grid.cols > WORD_MAX_COLUMNS:
+        return f"has {grid.cols} columns, more than the {WORD_MAX_COLUMNS} a Word table holds"
+    return ""
+
+
+def _table_as_text(block: Block) -> str:
+    """A table Word cannot hold, as one paragraph per row with its cells between bars."""
+    rows: dict[int, list[str]] = {}
+    try:
+        cells = read_table(block.html).cells
+    except TableTooLarge:
+        cells = ()
+    for cell in cells:
+        rows.setdefault(cell.row, []).append(cell.text.replace("\n", " "))
+    return "\n\n".join(escape_text(" | ".join(texts)) for _, texts in sorted(rows.items()))

@@ -1,0 +1,70 @@
+"""Word spaces the recogniser dropped in letter-spaced display type.
+
+Headlines, posters and covers are often set in capitals with wide tracking. There the blank
+between two letters is nearly as wide as a word space and the recogniser reads "THEVISION".
+The crop's ink still shows the words: the blank between the last letter of a word and the first
+of the next is clearly wider than the blanks between letters. The CTC time steps say where each
+character was read; a pair of neighbouring characters with such a blank between them gets its
+space back."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.imaging import ink_map
+from engine.ocr.recognition import CTC_STRIDE_PX, crop_width_at_height
+from engine.text import has_cjk
+
+# A blank is a word space when it is this many times the line's typical blank between letters
+# and at least this share of the crop's height. Chosen on generated lines (tools/ocr_spacing.py).
+WORD_GAP_RATIO = 2.0
+WORD_GAP_HEIGHTS = 0.22
+# Columns holding less ink than this share of the line's fullest column count as blank.
+BLANK_SHARE = 0.04
+# Too few letter pairs give no typical blank to compare with.
+MIN_PAIRS = 4
+
+
+def restore_word_spaces(text: str, steps: tuple[int, ...], crop: np.ndarray
+                        ) -> tuple[str, tuple[int, ...]]:
+    """`text` with a space put back between characters a word-wide blank separates, and its
+    steps to match (a space takes its left neighbour's step)."""
+    if len(steps) != len(text) or len(text) < MIN_PAIRS + 1 or has_cjk(text):
+        return text, steps
+    ink = ink_map(crop)
+    if ink is None:
+        return text, steps
+    columns = ink.sum(axis=0)
+    blank = columns <= BLANK_SHARE * max(float(columns.max()), 1e-6)
+    scale = crop.shape[1] / max(crop_width_at_height(crop), 1)  # crop px per model px
+    centres = [(s + 0.5) * CTC_STRIDE_PX * scale for s in steps]
+    gaps: list[tuple[int, int]] = []  # (index of the left character, widest blank between)
+    for i in range(len(text) - 1):
+        if text[i].isspace() or text[i + 1].isspace():
+            continue
+        a, b = int(centres[i]), int(np.ceil(centres[i + 1]))
+        gaps.append((i, _widest_run(blank[max(a, 0):max(b, a + 1)])))
+    if len(gaps) < MIN_PAIRS:
+        return text, steps
+    typical = float(np.median([g for _, g in gaps]))
+    floor = WORD_GAP_HEIGHTS * crop.shape[0]
+    cuts = {i for i, g in gaps if g >= max(WORD_GAP_RATIO * typical, floor)}
+    if not cuts:
+        return text, steps
+    out_text, out_steps = [], []
+    for i, (char, step) in enumerate(zip(text, steps)):
+        out_text.append(char)
+        out_steps.append(step)
+        if i in cuts:
+            out_text.append(" ")
+            out_steps.append(step)
+    return "".join(out_text), tuple(out_steps)
+
+
+def _widest_run(flags: np.ndarray) -> int:
+    best = run = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
+

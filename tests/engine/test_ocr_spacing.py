@@ -1,0 +1,51 @@
+"""engine.ocr.spacing: a word space the recogniser dropped in letter-spaced type is put back
+where the crop's ink shows a word-wide blank; ordinary text is left as read."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.ocr.recognition import CTC_STRIDE_PX
+from engine.ocr.spacing import restore_word_spaces
+
+
+def tracked_crop(words: list[str], letter_px: int = 14, blank_px: int = 10,
+                 space_px: int = 34) -> tuple[np.ndarray, tuple[int, ...]]:
+    """A 48 px high crop of letters drawn as bars, `blank_px` apart within a word and
+    `space_px` apart between words; and each letter's CTC step (its centre)."""
+    width = sum(len(w) * (letter_px + blank_px) for w in words) + space_px * len(words) + 20
+    crop = np.full((48, width, 3), 255, np.uint8)
+    x, steps = 10, []
+    for k, word in enumerate(words):
+        if k:
+            x += space_px - blank_px
+        for _ in word:
+            crop[8:40, x:x + letter_px] = 30
+            steps.append(int((x + letter_px / 2) / CTC_STRIDE_PX))
+            x += letter_px + blank_px
+    return crop, tuple(steps)
+
+
+def test_a_dropped_space_between_tracked_words_is_put_back():
+    crop, steps = tracked_crop(["THE", "VISION"])
+    text, new_steps = restore_word_spaces("THEVISION", steps, crop)
+    assert text == "THE VISION"
+    assert len(new_steps) == len(text) and new_steps[3] == new_steps[2]
+
+
+def test_evenly_spaced_letters_are_one_word():
+    crop, steps = tracked_crop(["VISIONARY"])
+    assert restore_word_spaces("VISIONARY", steps, crop) == ("VISIONARY", steps)
+
+
+def test_a_space_already_read_is_not_doubled():
+    crop, steps = tracked_crop(["THE", "VISION"])
+    text = "THE VISION"
+    spaced_steps = steps[:3] + (steps[2],) + steps[3:]
+    assert restore_word_spaces(text, spaced_steps, crop)[0] == "THE VISION"
+
+
+def test_steps_that_do_not_match_the_text_leave_it_alone():
+    crop, steps = tracked_crop(["THE", "VISION"])
+    assert restore_word_spaces("THEVISION!", steps, crop)[0] == "THEVISION!"
+    assert restore_word_spaces("中文文本内容", steps[:6], crop)[0] == "中文文本内容"
