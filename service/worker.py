@@ -1,0 +1,229 @@
+"""A worker process: one page converter (one engine, models loaded once), claiming pages and
+documents from the job table until its server is gone.
+
+    python -m service.worker --data-dir DIR --slot N --epoch E --parent PID
+
+Started by the server's supervisor, never by hand. It dies with its server (Linux: the kernel
+sends it SIGKILL; elsewhere it notices within half a second), so a server killed with -9
+leaves no worker behind to race the next one."""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import logging
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+import traceback
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Iterator
+
+from engine import events
+from engine.errors import (Cancelled, CorruptDocument, DocumentFailed, PaperlensError,
+                           PasswordRequired, UnsupportedInput)
+from engine.recipe import assemble_document
+from service.checkpoint import CheckpointError, encode_result, save_crops, stored_outcomes
+from service.converter import LocalPageConverter, PageConverter
+from service.database import Database
+from service.options import JobOptions, convert_options
+from service.storage import DataFolder, tree_bytes
+from service.work_queue import AssemblyWork, PageWork, WorkQueue, claim_token
+
+log = logging.getLogger("paperlens.worker")
+IDLE_POLL_S = 0.2
+CANCEL_POLL_S = 0.2
+# Errors about one document (not the run): the job's other documents go on.
+DOCUMENT_ERRORS = (UnsupportedInput, CorruptDocument, PasswordRequired)
+
+
+class Worker:
+    def __init__(self, folder: DataFolder, queue: WorkQueue, converter: PageConverter,
+                 slot: int, settings) -> None:
+        self.settings = settings
+        self.folder = folder
+        self.queue = queue
+        self.converter = converter
+        self.slot = slot
+
+    def run_once(self) -> bool:
+        """Claim and do one piece of work; False when there was none."""
+        work = self.queue.claim()
+        if work is None:
+            return False
+        if isinstance(work, AssemblyWork):
+            self.assemble(work)
+        else:
+            self.read(work)
+        return True
+
+    def read(self, work: PageWork) -> None:
+        options = convert_options(JobOptions.from_json(work.options), self.settings, work.stem)
+        source = self.folder.input_dir(work.job_id, work.doc) / work.name
+        cancel = threading.Event()
+        watch = threading.Thread(target=self._watch_cancel, args=(work.job_id, cancel),
+                                 daemon=True, name="cancel-watch")
+        watch.start()
+        started = time.perf_counter()
+        try:
+            outcome = self.converter.read_page(source, work.number, options, work.stem,
+                                               lambda stage: self.queue.mark_stage(work, stage),
+                                               cancel)
+            seconds = time.perf_counter() - started
+            names, written = save_crops(self.folder.pages_dir(work.job_id, work.doc),
+                                        outcome.crops)
+        except Cancelled:
+            self.queue.release_page(work)
+            return
+        except DOCUMENT_ERRORS as exc:
+            self.queue.release_page(work)
+            self.queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message,
+                                       [], 0, claimed=False)
+            return
+        except PaperlensError as exc:
+            self.queue.fail_job(work.job_id, exc.message)
+            return
+        except Exception as exc:  # a fault in Paperlens: the job says so, the worker goes on
+            log.error("page %s of %s: %s", work.number, work.name, traceback.format_exc())
+            self.queue.fail_job(work.job_id, f"An internal error in Paperlens stopped the job "
+                                f"({type(exc).__name__}: {str(exc)[:200]}); please report it.")
+            return
+        finally:
+            cancel.set()  # also ends the watch
+            watch.join()
+        result = outcome.result
+        if self.queue.finish_page(work, result.status.value, [asdict(e) for e in result.errors],
+                                  encode_result(result), names, written, seconds):
+            self.queue.count_page(self.slot)
+
+    def assemble(self, work: AssemblyWork) -> None:
+        options = JobOptions.from_json(work.options)
+        output = self.folder.output_dir(work.job_id)
+        pages_dir = self.folder.pages_dir(work.job_id, work.doc)
+        stored = self.queue.stored_pages(work)
+        numbers = [number for number, _result, _crops in stored]
+
+        def from_checkpoints(_document, wanted: list[int], _stem: str):
+            if list(wanted) != numbers:
+                raise CheckpointError(f"the stored pages {numbers} are not the pages asked for")
+            return stored_outcomes([(r, c) for _n, r, c in stored], pages_dir)
+
+        try:
+            # The JSON names the document as it was given, like the CLI run in the file's own
+            # folder: the upload's name, never a folder of this server.
+            with working_directory(self.folder.input_dir(work.job_id, work.doc)):
+                result = assemble_document(Path(work.name),
+                                           convert_options(options, self.settings, work.stem,
+                                                           str(output)),
+                                           from_checkpoints, events.ignore_event, lambda: None)
+        except DocumentFailed as exc:
+            self.queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message,
+                                       [], 0)
+            return
+        except (PaperlensError, CheckpointError) as exc:
+            self.queue.finish_document(work.job_id, work.doc, "failed", None,
+                                       getattr(exc, "message", None) or str(exc), [], 0)
+            return
+        except Exception as exc:  # a fault in Paperlens, said as such
+            log.error("assembling %s: %s", work.name, traceback.format_exc())
+            self.queue.finish_document(work.job_id, work.doc, "failed", None,
+                                       f"An internal error in Paperlens stopped this document "
+                                       f"({type(exc).__name__}: {str(exc)[:200]}); please "
+                                       "report it.", [], 0)
+            return
+        outputs = [Path(path).relative_to(output).as_posix() for path in result.outputs]
+        size = sum((output / name).stat().st_size for name in outputs)
+        self.queue.finish_document(work.job_id, work.doc, "done", result.status.value, None,
+                                   outputs, size)
+        removed = tree_bytes(pages_dir)
+        shutil.rmtree(pages_dir, ignore_errors=True)
+        self._forget_bytes(work.job_id, removed)
+
+    def _forget_bytes(self, job_id: str, size: int) -> None:
+        with self.queue.db.write() as db:
+            db.execute("UPDATE jobs SET bytes = MAX(0, bytes - ?) WHERE id=?", (size, job_id))
+
+    def _watch_cancel(self, job_id: str, cancel: threading.Event) -> None:
+        """Cancelling a job (or its removal) stops its page at the next stage."""
+        while not cancel.wait(CANCEL_POLL_S):
+            if self.queue.job_state(job_id) not in ("queued", "running"):
+                cancel.set()
+        self.queue.db.close()
+
+
+@contextmanager
+def working_directory(folder: Path) -> Iterator[None]:
+    previous = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(previous)
+
+
+def die_with_parent(parent: int) -> None:
+    """The worker ends when its server ends, however the server ended."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the server ended before the line above took effect
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def converter_for(settings) -> PageConverter:
+    """The pages of this worker are read here, by its own engine. (A converter that sends them
+    to a cluster instead would be chosen here, from an option the supervisor passes on.)"""
+    return LocalPageConverter(settings)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m service.worker")
+    parser.add_argument("--data-dir", required=True, type=Path)
+    parser.add_argument("--slot", required=True, type=int)
+    parser.add_argument("--epoch", required=True, type=int)
+    parser.add_argument("--parent", required=True, type=int)
+    args = parser.parse_args(argv)
+    die_with_parent(args.parent)
+    logging.basicConfig(level=logging.INFO, format=f"%(levelname)s: worker {args.slot}: "
+                                                   "%(message)s")
+    from settings import SettingsStore
+
+    folder = DataFolder(args.data_dir)
+    pid = os.getpid()
+    queue = WorkQueue(Database(folder.database), claim_token(args.epoch, args.slot, pid),
+                      marks=Database(folder.database, synchronous="NORMAL"))
+    queue.set_worker(args.slot, pid, "warming", started_at=time.time(), error=None)
+    settings = SettingsStore().load()
+    converter = converter_for(settings)
+    try:
+        warm = converter.warm_up()
+        queue.set_worker(args.slot, pid, "ready", device=warm.device, models=warm.models,
+                         ready_at=time.time(), warm_up_s=warm.seconds)
+        log.info("ready in %.1f s on %s", warm.seconds, warm.device.get("effective"))
+    except PaperlensError as exc:
+        # Jobs still run, and each fails with this same sentence.
+        queue.set_worker(args.slot, pid, "failed", error=exc.message)
+        log.error("warm-up failed: %s", exc.message)
+    worker = Worker(folder, queue, converter, args.slot, settings)
+    while True:
+        if not worker.run_once():
+            time.sleep(IDLE_POLL_S)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""Load benchmark of paperlens-serve, against the CLI's way of converting the same files.
+
+    python -m tools.service_bench [--clients 4] [--workers 1] [--rss-jobs 100] [--items N]
+
+1. Baseline: the dev set's documents (document and page items of ../shared/eval/dev)
+   converted one after another by one Engine in one process, as `paperlens-cli convert` does
+   (models loaded before the clock starts).
+2. Service: a real paperlens-serve with the same number of workers on a loopback port;
+   `--clients` threads submit the same documents to POST /v1/jobs, follow each to its end and
+   fetch its Markdown. Throughput over the whole run, latency per document (submit -> done).
+   Overhead = 1 - service throughput / baseline throughput, at the same worker count.
+3. Warm-up: three POST /v1/ocr requests of one small page right after the server is ready.
+4. Memory: `--rss-jobs` one-page jobs; the resident memory of the server and its workers
+   sampled as they go.
+
+Writes docs/results/service.json (or --out)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEV_DIR = REPO_ROOT.parent / "shared" / "eval" / "dev"
+DOCUMENT_GRANULARITY = ("document", "page")
+POLL_S = 0.1
+
+
+def dev_documents(limit: int | None) -> list[Path]:
+    manifest = json.loads((DEV_DIR / "manifest.json").read_text(encoding="utf-8"))
+    items = manifest["items"] if isinstance(manifest, dict) else manifest
+    paths = [DEV_DIR / item["input"] for item in items
+             if item["granularity"] in DOCUMENT_GRANULARITY]
+    return paths[:limit] if limit else paths
+
+
+def page_counts(paths: list[Path]) -> dict[Path, int]:
+    from engine.input.document import open_document
+
+    counts = {}
+    for path in paths:
+        with open_document(path) as document:
+            counts[path] = document.page_count
+    return counts
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    position = share * (len(ordered) - 1)
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+def figures(latencies: list[float], wall_s: float, pages: int) -> dict[str, float]:
+    return {"wall_s": round(wall_s, 2), "documents": len(latencies), "pages": pages,
+            "pages_per_s": round(pages / wall_s, 3), "documents_per_s": round(
+                len(latencies) / wall_s, 3),
+            "latency_p50_s": round(percentile(latencies, 0.5), 2),
+            "latency_p95_s": round(percentile(latencies, 0.95), 2)}
+
+
+def baseline(paths: list[Path], pages: int, out: Path) -> dict[str, float]:
+    """One Engine, the documents in turn: what `paperlens-cli convert a b c -o out` does."""
+    from engine.cli.inputs import output_names
+    from engine.options import options_from_settings
+    from service.converter import LocalPageConverter
+    from settings import SettingsStore
+
+    settings = SettingsStore().load()
+    converter = LocalPageConverter(settings)
+    converter.warm_up()
+    latencies = []
+    started = time.perf_counter()
+    for path, name in zip(paths, output_names(paths, out)):
+        begun = time.perf_counter()
+        converter.engine.convert(path, options_from_settings(settings, output_dir=str(out),
+                                                             output_name=name))
+        latencies.append(time.perf_counter() - begun)
+    return figures(latencies, time.perf_counter() - started, pages)
+
+
+class Server:
+    def __init__(self, data_dir: Path, workers: int, queue_size: int) -> None:
+        import socket
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.log = open(data_dir.parent / "server.log", "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "service", "--data-dir", str(data_dir), "--port",
+             str(self.port), "--workers", str(workers), "--queue-size", str(queue_size),
+             "--log-level", "warning"], cwd=REPO_ROOT, stdout=self.log,
+            stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def wait_ready(self, timeout_s: float = 600) -> dict:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"paperlens-serve exited with {self.proc.returncode}")
+            try:
+                health = httpx.get(self.url + "/health", timeout=5).json()
+                states = [w["state"] for w in health["workers"]]
+                if states and all(s == "ready" for s in states):
+                    return health
+            except httpx.TransportError:
+                pass
+            time.sleep(0.3)
+        raise SystemExit("paperlens-serve did not get ready")
+
+    def pids(self) -> list[int]:
+        workers = httpx.get(self.url + "/health", timeout=10).json()["workers"]
+        return [self.proc.pid] + [w["pid"] for w in workers]
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def convert_by_service(client: httpx.Client, path: Path) -> float:
+    begun = time.perf_counter()
+    with open(path, "rb") as fh:
+        answer = client.post("/v1/jobs", files={"files": (path.name, fh)})
+    answer.raise_for_status()
+    job_id = answer.json()["id"]
+    while True:
+        view = client.get(f"/v1/jobs/{job_id}").json()
+        if view["state"] not in ("queued", "running"):
+            break
+        time.sleep(POLL_S)
+    if view["state"] not in ("done", "partial"):
+        raise RuntimeError(f"{path.name}: job {view['state']}: {view['error']}")
+    client.get(f"/v1/jobs/{job_id}/result").raise_for_status()
+    return time.perf_counter() - begun
+
+
+def under_load(server: Server, paths: list[Path], pages: int, clients: int) -> dict[str, float]:
+    latencies: list[float] = []
+    lock = threading.Lock()
+    local = threading.local()
+
+    def one(path: Path) -> None:
+        if not hasattr(local, "client"):
+            local.client = httpx.Client(base_url=server.url, timeout=600)
+        seconds = convert_by_service(local.client, path)
+        with lock:
+            latencies.append(seconds)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        list(pool.map(one, paths))
+    return figures(latencies, time.perf_counter() - started, pages)
+
+
+def quick_requests(server: Server, sample: Path, count: int = 3) -> list[float]:
+    timings = []
+    with httpx.Client(base_url=server.url, timeout=600) as client:
+        for _ in range(count):
+            begun = time.perf_counter()
+            with open(sample, "rb") as fh:
+                client.post("/v1/ocr", files={"file": (sample.name, fh)}).raise_for_status()
+            timings.append(round((time.perf_counter() - begun) * 1000, 1))
+    return timings
+
+
+def rss_mib(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def memory_over_jobs(server: Server, sample: Path, jobs: int, clients: int) -> dict:
+    pids = server.pids()
+    samples = []
+    every = max(1, jobs // 20)
+    done = 0
+    lock = threading.Lock()
+    local = threading.local()
+
+    def one(_index: int) -> None:
+        nonlocal done
+        if not hasattr(local, "client"):
+            local.client = httpx.Client(base_url=server.url, timeout=600)
+        convert_by_service(local.client, sample)
+        with lock:
+            done += 1
+            if done % every == 0 or done == jobs:
+                samples.append({"jobs": done, "server_mib": round(rss_mib(pids[0]), 1),
+                                "workers_mib": round(sum(rss_mib(p) for p in pids[1:]), 1)})
+
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        list(pool.map(one, range(jobs)))
+    samples.sort(key=lambda s: s["jobs"])
+    first, last = samples[0], samples[-1]
+    return {"jobs": jobs, "sample": sample.name, "samples": samples,
+            "growth_mib": {"server": round(last["server_mib"] - first["server_mib"], 1),
+                           "workers": round(last["workers_mib"] - first["workers_mib"], 1)},
+            "worker_pids_unchanged": server.pids() == pids}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.service_bench")
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--rss-jobs", type=int, default=100)
+    parser.add_argument("--items", type=int, help="only the first N documents of the dev set")
+    parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs/results/service.json")
+    args = parser.parse_args(argv)
+    paths = dev_documents(args.items)
+    pages = sum(page_counts(paths).values())
+    load_at_start = round(os.getloadavg()[0], 2)
+    with tempfile.TemporaryDirectory(prefix="paperlens-service-bench-") as scratch:
+        folder = Path(scratch)
+        print(f"baseline: {len(paths)} documents, {pages} pages, one engine", file=sys.stderr)
+        cli = baseline(paths, pages, folder / "cli")
+        print(f"baseline: {cli}", file=sys.stderr)
+        server = Server(folder / "data", args.workers, queue_size=max(64, args.rss_jobs))
+        try:
+            health = server.wait_ready()
+            sample = DEV_DIR / "items" / "tesseract-phototest" / "input.png"  # one small page
+            quick = quick_requests(server, sample)
+            service = under_load(server, paths, pages, args.clients)
+            print(f"service: {service}", file=sys.stderr)
+            memory = memory_over_jobs(server, sample, args.rss_jobs, args.clients)
+        finally:
+            server.stop()
+    report = {
+        "about": "paperlens-serve against one Engine converting the same dev-set documents "
+                 "in one process (the CLI's way); tools/service_bench.py",
+        "machine": {"cores": os.cpu_count(), "load_1m_at_start": load_at_start,
+                    "load_1m_at_end": round(os.getloadavg()[0], 2),
+                    "device": health["device"]},
+        "clients": args.clients, "workers": args.workers,
+        "cli_one_process": cli, "service": service,
+        "throughput_overhead": round(1 - service["pages_per_s"] / cli["pages_per_s"], 3),
+        "quick_ocr_ms_after_warm_up": quick,
+        "warm_up_s": [w["warm_up_s"] for w in health["workers"]],
+        "memory": memory,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
