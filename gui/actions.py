@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSize, Qt
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QStyle, QToolBar
 
 from gui.queue_model import Job, JobState
@@ -54,6 +54,19 @@ class WindowActions(QObject):
         self.copy_markdown = make("copyMarkdown", self.tr("&Copy Markdown"), window.copy_markdown,
                                   "Ctrl+Shift+C", self.tr("Copy the Markdown to the clipboard"),
                                   SP.SP_FileDialogDetailedView)
+        self.paste = make("paste", self.tr("&Paste"), lambda: window.paster.paste(),
+                          QKeySequence.StandardKey.Paste,
+                          self.tr("Convert the image or the files on the clipboard"))
+        self.paste.setIcon(QIcon.fromTheme("edit-paste"))  # Qt's own style has no paste icon
+        self.copy_latex = make("copyLatex", self.tr("Copy &LaTeX"),
+                               lambda: window.copier.copy_latex(), "Ctrl+Shift+M",
+                               self.tr("Copy the formula's LaTeX: a document of one formula, or "
+                                       "the formula clicked on the page"))
+        self.copy_table = make("copyTable", self.tr("Copy &Table"),
+                               lambda: window.copier.copy_table(), "Ctrl+Shift+T",
+                               self.tr("Copy the table as HTML or Markdown (Preferences > "
+                                       "Output): a document of one table, or the table "
+                                       "clicked on the page"))
         self.cancel = make("cancel", self.tr("Cancel"), window.cancel_selected, "Esc",
                            self.tr("Stop converting the selected documents"),
                            SP.SP_BrowserStop)
@@ -85,6 +98,8 @@ class WindowActions(QObject):
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = menus.addMenu(self.tr("&Edit"))
+        edit_menu.addActions([self.paste, self.copy_latex, self.copy_table])
+        edit_menu.addSeparator()
         edit_menu.addAction(self.preferences)
         queue_menu = menus.addMenu(self.tr("&Queue"))
         queue_menu.addActions([self.cancel, self.cancel_all, self.retry, self.remove])
@@ -98,7 +113,8 @@ class WindowActions(QObject):
         toolbar.setMovable(False)
         toolbar.setIconSize(QSize(20, 20))
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        toolbar.addActions([self.open_files, self.export, self.open_output, self.copy_markdown])
+        toolbar.addActions([self.open_files, self.paste, self.export, self.open_output,
+                            self.copy_markdown, self.copy_latex, self.copy_table])
         toolbar.addSeparator()
         toolbar.addActions([self.cancel, self.retry])
         toolbar.addSeparator()
@@ -110,12 +126,16 @@ class WindowActions(QObject):
         queue.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         gap = QAction(window)
         gap.setSeparator(True)
-        queue.addActions([self.open_output, self.reveal, self.export, self.copy_markdown, gap,
-                          self.retry, self.cancel, self.remove])
+        queue.addActions([self.open_output, self.reveal, self.export, self.copy_markdown,
+                          self.copy_latex, self.copy_table, gap, self.retry, self.cancel,
+                          self.remove])
 
     def update(self, current: "Job | None", selected: list["Job"], busy: bool) -> None:
         has_result = current is not None and current.result is not None
         self.copy_markdown.setEnabled(has_result)
+        copier = self._window.copier
+        self.copy_latex.setEnabled(copier.target("formula") is not None)
+        self.copy_table.setEnabled(copier.target("table") is not None)
         # A document of an earlier session has its files, not its result, in this one.
         self.export.setEnabled(current is not None and current.markdown_path is not None)
         self.reveal.setEnabled(current is not None and current.markdown_path is not None)

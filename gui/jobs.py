@@ -97,6 +97,17 @@ class JobController(QObject):
                 log.info("queued %s", path)
         self._dispatch()
 
+    def add_file(self, path: Path, output_dir: Path) -> Job | None:
+        """Queue one file into `output_dir` (a watched folder's); None when the same file is
+        already waiting or being read, or the window is closing."""
+        if self._stopping:
+            return None
+        job = self.model.add(path, output_dir)
+        if job is not None:
+            log.info("queued %s", path)
+            self._dispatch()
+        return job
+
     def _output_dir_for(self, path: Path) -> Path:
         folder = self._store.load().output.dir
         return Path(folder) if folder is not None else path.parent

@@ -8,27 +8,30 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QLineEdit,
-                               QMainWindow, QMessageBox, QProgressBar, QPushButton, QSplitter,
+                               QMainWindow, QProgressBar, QPushButton, QSplitter,
                                QVBoxLayout, QWidget)
 
 from gui.about import AboutDialog
 from gui.actions import WindowActions
 from gui.background import run_in_background
+from gui.copy_block import BlockCopier
 from gui.device_text import decided_text, device_name, effective_text, reason_text
 from gui.drop_area import DropArea, local_paths
-from gui.export import ExportError, export_outputs
+from gui.export import Exporter
 from gui.icons import app_icon
 from gui.jobs import JobController
 from gui.log_window import LogBook, LogWindow
+from gui.paste import Paster
 from gui.preferences import PreferencesDialog
 from gui.preview import PreviewPane
 from gui.queue_history import QueueHistory
 from gui.queue_model import Job, JobState, status_text
 from gui.queue_view import QueueView
 from gui.reveal import open_path, reveal_file
+from gui.watch import FolderWatcher
 from gui.window_state import LayoutParts, WindowState
 from gui.worker import EngineFactory
-from settings import SettingsError, SettingsStore
+from settings import SettingsStore
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,10 @@ class MainWindow(QMainWindow):
         self.queue_view = QueueView(self.controller.model)
         self.drop_area = DropArea()
         self.preview = PreviewPane()
+        # Before the window's own slots: a watched document is never asked for a password.
+        self.watcher = FolderWatcher(store, self.controller, self)
+        self.paster, self.copier = Paster(self), BlockCopier(self)
+        self.exporter = Exporter(self)
         self.commands = WindowActions(self)
         self._build()
         self._connect()
@@ -131,6 +138,7 @@ class MainWindow(QMainWindow):
         self.queue_view.selectionModel().currentRowChanged.connect(self._on_current_row)
         self.queue_view.selectionModel().selectionChanged.connect(self._update_actions)
         self.queue_view.doubleClicked.connect(lambda _: self.open_output_folder())
+        self.preview.blockChosen.connect(self._update_actions)
 
     # -- adding documents ---------------------------------------------------------------------
 
@@ -201,31 +209,9 @@ class MainWindow(QMainWindow):
     # -- export -------------------------------------------------------------------------------
 
     def export_selected(self, folder: str | Path | None = None) -> list[Path]:
-        """Copy the selected document's Markdown, JSON and images into a folder (remembered)."""
-        job = self.selected_job()
-        if job is None or job.markdown_path is None:
-            return []
-        if folder is None:
-            start = self.store.load().output.dir or job.output_dir
-            folder = QFileDialog.getExistingDirectory(self, self.tr("Export to folder"),
-                                                      str(start))
-            if not folder:
-                return []
-        try:
-            self.store.set("output.dir", str(folder))
-        except SettingsError as error:
-            log.warning("could not remember the output folder: %s", error)
-        try:
-            written = export_outputs(job.output_files, Path(folder))
-        except ExportError as error:
-            QMessageBox.warning(self, self.tr("Export failed"), str(error))
-            return []
-        markdown = next((p for p in written if p.suffix == ".md"), None)
-        if markdown is not None:
-            self.commands.set_recent(self.state.add_recent_output(markdown))
-        self.status_label.setText(self.tr("Exported {0} file(s) to {1}").format(len(written),
-                                                                                 folder))
-        return written
+        """Export the selected documents in the formats and into the folder the Export dialog
+        asks for (both remembered); gui/export.py."""
+        return self.exporter.export(self._selected_jobs(), folder)
 
     def open_output_folder(self) -> None:
         job = self.selected_job()
@@ -259,6 +245,7 @@ class MainWindow(QMainWindow):
             dialog.remeasureRequested.connect(self.controller.worker.forget_engine,
                                               Qt.ConnectionType.DirectConnection)
             self.controller.deviceDecided.connect(lambda _event: dialog.refresh_status())
+            dialog.settingsChanged.connect(self.watcher.reload)
             self._preferences = dialog
         return self._preferences
 
@@ -343,7 +330,7 @@ class MainWindow(QMainWindow):
 
     def _on_password_needed(self, job_id: int, wrong: bool) -> None:
         job = self.controller.model.job(job_id)
-        if job is None or self._closing:
+        if job is None or self._closing or job.state is not JobState.NEEDS_PASSWORD:
             return
         self.controller.provide_password(job_id, self.password_prompt(job, wrong))
 
@@ -382,6 +369,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Cancel the running document, wait for the worker to return, then close."""
         self._closing = True
+        self.watcher.stop()
         self.save_state()
         if self.controller.running is not None:
             self.status_label.setText(self.tr("Stopping the conversion…"))

@@ -17,6 +17,7 @@ from gui.background import run_in_background
 from gui.device_text import configured_text, decided_text, details_text, effective_text, \
     reason_text
 from gui.model_list import ModelTable
+from gui.watched_folders import WatchedFoldersTab
 from settings import SettingsError, SettingsStore
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,8 @@ class PreferencesDialog(QDialog):
         self.tabs.addTab(self._output_tab(), self.tr("Output"))
         self.tabs.addTab(self._models_tab(settings), self.tr("Models"))
         self.tabs.addTab(self._interface_tab(), self.tr("Interface"))
+        self.watched = WatchedFoldersTab(self._set)
+        self.tabs.addTab(self.watched, self.tr("Watched Folders"))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -222,6 +225,7 @@ class PreferencesDialog(QDialog):
         _select(self.layout_combo, str(settings.model.layout))
         _select(self.language_combo, str(settings.ui.language))
         self.model_dir_edit.setText(str(settings.model.base_dir))
+        self.watched.load(settings)
         self.refresh_status()
 
     def refresh_status(self) -> None:

@@ -25,6 +25,7 @@ class PreviewPane(QWidget):
     as the stages find them; the Markdown once the document is done."""
 
     pageShown = Signal(int)  # 0-based page position
+    blockChosen = Signal()  # a block was highlighted, or the highlight went with its document
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -33,6 +34,7 @@ class PreviewPane(QWidget):
         self._images = PageImageCache()
         self._drawn: Any = None  # the PageResult or LivePage the page view shows
         self._last_live: tuple[int, LivePage] | None = None  # job id, the page last drawn live
+        self.chosen_block: tuple[int, int] | None = None  # page, block: highlighted by a click
 
         self.pages = QListWidget()
         self.pages.setObjectName("pageList")
@@ -98,6 +100,9 @@ class PreviewPane(QWidget):
             self._job = job
             self._page_index = -1
             self._drawn = None
+            if self.chosen_block is not None:
+                self.chosen_block = None
+                self.blockChosen.emit()
         self.refresh()
 
     def refresh(self) -> None:
@@ -267,6 +272,8 @@ class PreviewPane(QWidget):
             self._show_page(page_index)
         self.page_view.highlight(block_index)
         self.markdown.mark(page_index, block_index)
+        self.chosen_block = (page_index, block_index)
+        self.blockChosen.emit()
 
     def highlighted_text(self, which: str = "source") -> str:
         """The highlighted text in the source or rendered view ('' when none)."""

@@ -1,4 +1,5 @@
-"""Window geometry, splitter positions and recent outputs, in an INI file beside the settings."""
+"""Window geometry, splitter positions, recent outputs and the last export choice, in an INI
+file beside the settings."""
 
 from __future__ import annotations
 
@@ -54,6 +55,16 @@ class WindowState:
 
     def clear_recent_outputs(self) -> None:
         self._ini.remove("recent/outputs")
+
+    def export_formats(self) -> list[str]:
+        """The formats the Export dialog was last asked for ([] before the first export)."""
+        value = self._ini.value("export/formats", [])
+        if isinstance(value, str):  # QSettings returns a lone entry as a string
+            value = [value]
+        return [str(v) for v in value or [] if v]
+
+    def set_export_formats(self, formats: list[str]) -> None:
+        self._ini.setValue("export/formats", list(formats))
 
     def sync(self) -> None:
         self._ini.sync()

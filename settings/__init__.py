@@ -1,7 +1,8 @@
 """Paperlens settings: one typed model of one JSON file, with env overrides and locked atomic writes."""
 
 from settings.errors import InvalidSetting, SettingsError, UnknownSetting
-from settings.locations import config_path, default_model_dir, user_cache_dir, user_config_dir
+from settings.locations import (config_path, default_model_dir, user_cache_dir, user_config_dir,
+                                user_data_dir)
 from settings.schema import (
     Device,
     DeviceSettings,
@@ -13,6 +14,8 @@ from settings.schema import (
     Settings,
     TableFormat,
     UiSettings,
+    WatchedFolder,
+    WatchSettings,
 )
 from settings.store import SettingsStore, load_settings
 
@@ -31,9 +34,12 @@ __all__ = [
     "TableFormat",
     "UiSettings",
     "UnknownSetting",
+    "WatchSettings",
+    "WatchedFolder",
     "config_path",
     "default_model_dir",
     "load_settings",
     "user_cache_dir",
     "user_config_dir",
+    "user_data_dir",
 ]

@@ -60,6 +60,20 @@ def user_cache_dir(environ: Mapping[str, str], platform: str = sys.platform) -> 
     return base / APP_DIR_NAME
 
 
+def user_data_dir(environ: Mapping[str, str], platform: str = sys.platform) -> Path:
+    """The per-user data folder for Paperlens (not created here): what the app keeps that is
+    neither a setting nor a cache, e.g. pasted images."""
+    home = home_dir(environ, platform)
+    if platform == "win32":
+        local = environ.get("LOCALAPPDATA")
+        base = Path(local) if local else home / "AppData" / "Local"
+    elif platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = _xdg_dir(environ, "XDG_DATA_HOME", home / ".local" / "share")
+    return base / APP_DIR_NAME
+
+
 def default_model_dir(environ: Mapping[str, str], platform: str = sys.platform) -> Path:
     """Where models go when `model.base_dir` is null."""
     return user_cache_dir(environ, platform) / MODELS_DIR_NAME

@@ -67,6 +67,19 @@ class UiSettings:
 
 
 @dataclass(frozen=True)
+class WatchedFolder:
+    """A folder whose new documents are converted into `output` (never the folder itself)."""
+
+    folder: Path
+    output: Path
+
+
+@dataclass(frozen=True)
+class WatchSettings:
+    folders: tuple[WatchedFolder, ...] = ()
+
+
+@dataclass(frozen=True)
 class DeviceSettings:
     # Raw JSON written by the device code; a private copy, so callers may read it freely.
     calibration: dict[str, Any] | None = field(default=None, hash=False)
@@ -80,6 +93,7 @@ class Settings:
     output: OutputSettings
     ui: UiSettings
     device: DeviceSettings
+    watch: WatchSettings
     path: Path  # the settings file this snapshot was read from
     origins: Mapping[str, Origin] = field(repr=False, hash=False)
     warnings: tuple[str, ...] = ()
@@ -188,6 +202,29 @@ def _path_to_text(value: object) -> object:
     return str(value) if isinstance(value, Path) else value
 
 
+def _parse_watched(value: object, ctx: PathContext, anchor: Path) -> tuple[WatchedFolder, ...]:
+    if not isinstance(value, list):
+        raise _Rejected
+    found: list[WatchedFolder] = []
+    for item in value:
+        if not isinstance(item, dict) or set(item) != {"folder", "output"}:
+            raise _Rejected
+        folder, output = (_parse_folder(item[k], ctx, anchor) for k in ("folder", "output"))
+        # Its own output folder would be watched too; a folder listed twice would race itself.
+        if folder is None or output is None or folder == output or \
+                any(w.folder == folder for w in found):
+            raise _Rejected
+        found.append(WatchedFolder(folder, output))
+    return tuple(found)
+
+
+def _watched_to_json(value: object) -> object:
+    if isinstance(value, (list, tuple)):
+        return [{"folder": str(w.folder), "output": str(w.output)}
+                if isinstance(w, WatchedFolder) else w for w in value]
+    return value
+
+
 ONNX_DEVICE_ENV = "PAPERLENS_MODEL_ONNX_DEVICE"
 MODEL_DIR_ENV = "PAPERLENS_MODEL_DIR"
 
@@ -214,6 +251,10 @@ FIELDS: dict[str, FieldSpec] = {
         FieldSpec("output.write_json", True, "true, false", _parse_bool),
         _enum_field("ui.language", Language, Language.SYSTEM),
         FieldSpec("device.calibration", None, "a JSON object, or null", _parse_object),
+        FieldSpec(
+            "watch.folders", [], 'a list of {"folder": path, "output": another path} objects, '
+            "each folder once", _parse_watched, canonical=_watched_to_json,
+        ),
     )
 }
 
@@ -222,6 +263,7 @@ SECTIONS: dict[str, type] = {
     "output": OutputSettings,
     "ui": UiSettings,
     "device": DeviceSettings,
+    "watch": WatchSettings,
 }
 
 

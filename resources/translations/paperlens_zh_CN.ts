@@ -29,6 +29,25 @@
     </message>
 </context>
 <context>
+    <name>BlockCopier</name>
+    <message>
+        <source>LaTeX copied: {0}</source>
+        <translation>已复制 LaTeX：{0}</translation>
+    </message>
+    <message>
+        <source>Markdown</source>
+        <translation>Markdown</translation>
+    </message>
+    <message>
+        <source>HTML</source>
+        <translation>HTML</translation>
+    </message>
+    <message>
+        <source>Table copied as {0}</source>
+        <translation>表格已复制为 {0}</translation>
+    </message>
+</context>
+<context>
     <name>DeviceText</name>
     <message>
         <source>CPU</source>
@@ -203,12 +222,82 @@ or click to choose files</source>
 <context>
     <name>Export</name>
     <message>
+        <source>Markdown, with its images (.md)</source>
+        <translation>Markdown 及其图片 (.md)</translation>
+    </message>
+    <message>
+        <source>JSON and content list (.json)</source>
+        <translation>JSON 与内容列表 (.json)</translation>
+    </message>
+    <message>
+        <source>Searchable PDF: the pages with their text (.searchable.pdf)</source>
+        <translation>可搜索 PDF：原页面加文字层 (.searchable.pdf)</translation>
+    </message>
+    <message>
+        <source>Word document with equations and tables (.docx)</source>
+        <translation>Word 文档，含公式与表格 (.docx)</translation>
+    </message>
+    <message>
+        <source>Excel workbook, one sheet per table (.xlsx)</source>
+        <translation>Excel 工作簿，每个表格一张工作表 (.xlsx)</translation>
+    </message>
+    <message>
         <source>There is nothing to export yet: the document has no Markdown.</source>
         <translation>还没有可导出的内容：该文档尚无 Markdown。</translation>
     </message>
     <message>
         <source>Cannot export to {0}: {1}.</source>
         <translation>无法导出到 {0}：{1}。</translation>
+    </message>
+    <message>
+        <source>{0}: convert it again to export it as PDF, Word or Excel (it was converted in an earlier session).</source>
+        <translation>{0}：此文档是在之前的会话中转换的，请重新转换后再导出为 PDF、Word 或 Excel。</translation>
+    </message>
+</context>
+<context>
+    <name>ExportDialog</name>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Export {0} document(s) as:</source>
+        <translation>将 {0} 个文档导出为：</translation>
+    </message>
+    <message>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Export to folder</source>
+        <translation>导出到文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>Exporter</name>
+    <message>
+        <source>Exporting {0} document(s)…</source>
+        <translation>正在导出 {0} 个文档…</translation>
+    </message>
+    <message>
+        <source>Exported {0} file(s) to {1}</source>
+        <translation>已将 {0} 个文件导出到 {1}</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Some exports could not be written:</source>
+        <translation>部分导出未能写入：</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
     </message>
 </context>
 <context>
@@ -259,18 +348,6 @@ or click to choose files</source>
     <message>
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
-    </message>
-    <message>
-        <source>Export to folder</source>
-        <translation>导出到文件夹</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>Exported {0} file(s) to {1}</source>
-        <translation>已将 {0} 个文件导出到 {1}</translation>
     </message>
     <message>
         <source>Markdown of {0} copied</source>
@@ -505,6 +582,21 @@ Licence: {1}</source>
     </message>
 </context>
 <context>
+    <name>Paster</name>
+    <message>
+        <source>The clipboard holds no image and no copied files.</source>
+        <translation>剪贴板中没有图像，也没有复制的文件。</translation>
+    </message>
+    <message>
+        <source>Saving the pasted image…</source>
+        <translation>正在保存粘贴的图像…</translation>
+    </message>
+    <message>
+        <source>Pasted {0}</source>
+        <translation>已粘贴 {0}</translation>
+    </message>
+</context>
+<context>
     <name>PreferencesDialog</name>
     <message>
         <source>Preferences</source>
@@ -525,6 +617,10 @@ Licence: {1}</source>
     <message>
         <source>Interface</source>
         <translation>界面</translation>
+    </message>
+    <message>
+        <source>Watched Folders</source>
+        <translation>监视文件夹</translation>
     </message>
     <message>
         <source>Automatic (measure once, keep the faster)</source>
@@ -798,6 +894,41 @@ Licence: {1}</source>
     </message>
 </context>
 <context>
+    <name>WatchedFoldersTab</name>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Change Output…</source>
+        <translation>更改输出…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>A document that appears in a watched folder is converted into its output folder with the current options once it is complete (its size stops changing), and only once: the same content is never converted twice, even under another name. Documents already in the folder are converted too; subfolders are not watched. A document that cannot be converted is reported in the log (View &gt; Log).</source>
+        <translation>出现在监视文件夹中的文档在写入完成后（大小不再变化）按当前选项转换到该文件夹的输出文件夹，且只转换一次：相同内容即使换了文件名也不会再次转换。添加文件夹时已在其中的文档也会转换；子文件夹不受监视。无法转换的文档会记录在日志中（查看 &gt; 日志）。</translation>
+    </message>
+    <message>
+        <source>Folder to watch</source>
+        <translation>要监视的文件夹</translation>
+    </message>
+    <message>
+        <source>Output folder for {0}</source>
+        <translation>{0} 的输出文件夹</translation>
+    </message>
+</context>
+<context>
     <name>WindowActions</name>
     <message>
         <source>&amp;Open…</source>
@@ -846,6 +977,30 @@ Licence: {1}</source>
     <message>
         <source>Copy the Markdown to the clipboard</source>
         <translation>将 Markdown 复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Convert the image or the files on the clipboard</source>
+        <translation>转换剪贴板中的图像或文件</translation>
+    </message>
+    <message>
+        <source>Copy &amp;LaTeX</source>
+        <translation>复制 LaTeX(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Copy the formula&apos;s LaTeX: a document of one formula, or the formula clicked on the page</source>
+        <translation>复制公式的 LaTeX：只含一个公式的文档，或在页面上点选的公式</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Table</source>
+        <translation>复制表格(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Copy the table as HTML or Markdown (Preferences &gt; Output): a document of one table, or the table clicked on the page</source>
+        <translation>以 HTML 或 Markdown 复制表格（首选项 &gt; 输出）：只含一个表格的文档，或在页面上点选的表格</translation>
     </message>
     <message>
         <source>Cancel</source>

@@ -8,11 +8,11 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
 from engine import events
+from engine.device.status import DeviceStatus
 from engine.errors import Cancelled, CorruptDocument
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError, PageResult,
                           Region, Status, TextSource)
@@ -54,8 +54,8 @@ class SteppedEngine:
         for _ in range(count):
             self._steps.release()
 
-    def device_status(self):
-        return SimpleNamespace(effective=None)
+    def device_status(self) -> DeviceStatus:
+        return DeviceStatus(configured="auto", configured_origin="default")
 
     def _send(self, on_event, event, cancel: threading.Event) -> None:
         while not self.free and not self._steps.acquire(timeout=0.05):
