@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.paperlens-installed
 
-.PHONY: run test test-fast eval bench peers readme-tables sysdeps models installers clean \
+.PHONY: run test test-cluster test-fast eval bench peers readme-tables sysdeps models installers clean \
 	formula-sysdeps formula-deps formula-corpus formula-renders formula-train formula-finetune formula-export
 
 # Debian and Ubuntu ship venv separately (python3-venv): installed when root, else named.
@@ -17,7 +17,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,service]'
 	touch $@
 
 # The libraries Qt needs to open a window are checked first (installed when root, else the apt
@@ -33,8 +33,14 @@ sysdeps:
 models: $(STAMP)
 	$(BIN)/paperlens-cli models fetch
 
+# The two-node Ray tests are left to `make test-cluster` (Ray adds 250 MB and each test starts
+# two nodes); CI runs both.
 test: $(STAMP) sysdeps models
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not cluster"
+
+test-cluster: $(STAMP) models
+	$(BIN)/python -m pip install --quiet -e '.[test,service,cluster]'
+	$(BIN)/python -m pytest tests/cluster -m cluster
 
 test-fast: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not model and not network and not slow"

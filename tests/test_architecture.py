@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "gui", "settings")
+PACKAGES = ("engine", "gui", "settings", "service")
 MAX_LINES = 400
 
 

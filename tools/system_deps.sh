@@ -31,6 +31,15 @@ if [ "$mode" = test ]; then
   # util-linux gives `unshare` and `mount`: the GPU tests fake /sys/class/drm, and a window
   # test hides one library, in a private mount namespace.
   optional_packages+=(libvulkan1 util-linux)
+  # poppler-utils: pdftotext reads the searchable PDF back. LibreOffice Writer and Math
+  # (headless; Math draws Word equations) convert the exported .docx in a test: the -nogui
+  # builds, unless the desktop ones are installed already (the two cannot sit side by side).
+  required_packages+=(poppler-utils)
+  if [ -n "$(dpkg-query -W -f='${Status}' libreoffice-writer 2>/dev/null | grep 'ok installed')" ]; then
+    optional_packages+=(libreoffice-math)
+  else
+    optional_packages+=(libreoffice-writer-nogui libreoffice-math-nogui)
+  fi
 else
   # Without these the app still opens its window through X11 (XWayland on a Wayland desktop).
   optional_packages+=("${wayland_packages[@]}")
