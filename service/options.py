@@ -8,11 +8,15 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from engine.errors import InvalidOptions
+from engine.export.formats import OutputFormat
 from engine.options import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
                             TextMethod, options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)
 
-FORMATS = ("md", "json", "content_list")
+FORMATS = ("md", "json", "content_list", "pdf", "docx", "xlsx")
+"""md, json and content_list as the CLI writes them; pdf (the searchable PDF), docx and xlsx
+are the exports of engine/export."""
+EXPORTS = ("pdf", "docx", "xlsx")
 METHODS = tuple(m.value for m in TextMethod)
 TABLES = ("html", "markdown")
 OPTION_FIELDS = ("pages", "method", "layout", "tables", "formats", "dpi", "keep_furniture")
@@ -81,7 +85,8 @@ def convert_options(options: JobOptions, settings, stem: str,
         write_json="json" in options.formats, output_name=stem,
         layout_model=parse_layout(options.layout), table_format=options.tables,
         keep_furniture=options.keep_furniture,
-        write_content_list="content_list" in options.formats)
+        write_content_list="content_list" in options.formats,
+        exports=tuple(OutputFormat(f) for f in options.formats if f in EXPORTS))
 
 
 def _named(name: str, parse, value: str) -> None:

@@ -1,5 +1,6 @@
-"""A finished job's results as HTTP answers: one file (md, json, content_list) of one document,
-or everything (every document's files with their images, and the job's status) as a zip."""
+"""A finished job's results as HTTP answers: one file (md, json, content_list, pdf, docx,
+xlsx) of one document, or everything (every document's files with their images, and the job's
+status) as a zip."""
 
 from __future__ import annotations
 
@@ -11,13 +12,19 @@ from typing import Any
 
 from fastapi.responses import FileResponse
 
+from engine.export.formats import EXPORT_SUFFIXES, OutputFormat
 from service.errors import ServiceError
 from service.jobs import JobStore
 from service.storage import DataFolder
 
 FORMATS = {"md": (".md", "text/markdown; charset=utf-8"),
            "json": (".json", "application/json"),
-           "content_list": ("_content_list.json", "application/json")}
+           "content_list": ("_content_list.json", "application/json"),
+           "pdf": (EXPORT_SUFFIXES[OutputFormat.PDF], "application/pdf"),
+           "docx": (EXPORT_SUFFIXES[OutputFormat.DOCX], "application/vnd.openxmlformats-"
+                    "officedocument.wordprocessingml.document"),
+           "xlsx": (EXPORT_SUFFIXES[OutputFormat.XLSX], "application/vnd.openxmlformats-"
+                    "officedocument.spreadsheetml.sheet")}
 ZIP_NAME = "result.zip"
 
 
@@ -49,7 +56,13 @@ def result_file(view: dict[str, Any], folder: DataFolder, fmt: str,
                            f"{','.join(view['options']['formats'])}; it has no {fmt}.")
     doc = pick_document(view, document)
     name = doc["output_name"] + suffix
-    return FileResponse(folder.output_dir(view["id"]) / name, media_type=media, filename=name)
+    path = folder.output_dir(view["id"]) / name
+    if not path.is_file():  # an export this document could not give (no table for a workbook)
+        raise ServiceError(404, "format_not_written", f"{doc['name']} has no {fmt}: that export "
+                           "could not be made from it (a workbook needs a table, a Word file "
+                           "some text; the warnings in its JSON say which). Its other formats "
+                           "were written.")
+    return FileResponse(path, media_type=media, filename=name)
 
 
 def pick_document(view: dict[str, Any], wanted: str | None) -> dict[str, Any]:

@@ -163,3 +163,26 @@ def test_a_full_queue_answers_429_with_retry_after(client, inputs):
         again = client.post("/v1/jobs", files={"files": ("note.png", fh)})
     assert again.status_code == 202
     client.delete(f"/v1/jobs/{again.json()['id']}")
+
+
+def test_exports_are_results_too(server, client, inputs):
+    with open(inputs["png"], "rb") as fh:
+        job_id = client.post("/v1/jobs", files={"files": ("note.png", fh)},
+                             data={"formats": "md,json,pdf,docx,xlsx"}).json()["id"]
+    deadline = time.monotonic() + 180
+    while client.get(f"/v1/jobs/{job_id}").json()["state"] in ("queued", "running"):
+        assert time.monotonic() < deadline, "the job did not finish"
+        time.sleep(0.3)
+    pdf = client.get(f"/v1/jobs/{job_id}/result", params={"format": "pdf"})
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF")
+    import pymupdf
+
+    with pymupdf.open(stream=pdf.content, filetype="pdf") as doc:
+        assert "Receipt 42" in doc[0].get_text()
+    docx = client.get(f"/v1/jobs/{job_id}/result", params={"format": "docx"})
+    assert docx.status_code == 200
+    assert "word/document.xml" in zipfile.ZipFile(io.BytesIO(docx.content)).namelist()
+    # A note has no table: no workbook, and the answer says so.
+    xlsx = client.get(f"/v1/jobs/{job_id}/result", params={"format": "xlsx"})
+    assert xlsx.status_code == 404 and "workbook needs a table" in xlsx.json()["error"]["message"]
