@@ -19,8 +19,8 @@ from typing import Any
 from filelock import FileLock
 
 from engine.device.policy import SavedChoice
+from settings.locations import user_data_dir
 
-APP_DIR_NAME = "paperlens"
 REPORT_SCHEMA_VERSION = 1
 REPORTS_KEPT = 20
 TIMEOUT_ENV = "PAPERLENS_CALIBRATION_TIMEOUT_S"
@@ -31,17 +31,9 @@ TIMEOUT_KEY = "timeout_s"
 
 
 def data_dir(environ: Mapping[str, str] | None = None, platform: str = sys.platform) -> Path:
-    """The per-user data folder: $XDG_DATA_HOME/paperlens (~/.local/share/paperlens) on Linux."""
-    env = os.environ if environ is None else environ
-    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
-    if platform == "win32":
-        base = Path(env["LOCALAPPDATA"]) if env.get("LOCALAPPDATA") else home / "AppData/Local"
-    elif platform == "darwin":
-        base = home / "Library" / "Application Support"
-    else:
-        value = env.get("XDG_DATA_HOME", "")
-        base = Path(value) if value and os.path.isabs(value) else home / ".local" / "share"
-    return base / APP_DIR_NAME
+    """The per-user data folder: $XDG_DATA_HOME/paperlens (~/.local/share/paperlens) on Linux,
+    as settings.locations defines it for every part of the app."""
+    return user_data_dir(os.environ if environ is None else environ, platform)
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,11 @@ def test_steps_that_do_not_match_the_text_leave_it_alone():
     crop, steps = tracked_crop(["THE", "VISION"])
     assert restore_word_spaces("THEVISION!", steps, crop)[0] == "THEVISION!"
     assert restore_word_spaces("中文文本内容", steps[:6], crop)[0] == "中文文本内容"
+
+
+def test_digits_and_punctuation_are_never_split():
+    # Narrow figures in wide digit cells look like word gaps; numbers stay whole.
+    crop, steps = tracked_crop(["1769", "13.3"], space_px=10)
+    wide = tracked_crop(["1", "7", "6", "9", "1", "3", ".", "3"], space_px=40)
+    for image, marks in ((crop, steps), wide):
+        assert restore_word_spaces("176913.3", marks, image)[0] == "176913.3"
