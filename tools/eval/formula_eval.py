@@ -221,6 +221,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="score exported graphs from this folder instead of the shipped model "
                              "(a training run's candidate, before it replaces resources/formula)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results JSON to write")
+    parser.add_argument("--no-convert", action="store_true",
+                        help="skip the second pass: each image through a plain conversion, as "
+                             "a user dropping it in gets it (tools.eval.formula_convert)")
     return parser
 
 
@@ -272,6 +275,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if compiled.reason:
         print(f"compile check not run: {compiled.reason}")
 
+    through_convert = None
+    if not (args.no_convert or args.renders or args.model_dir):
+        through_convert = convert_pass(items, args.no_compile)
+
     report = {
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "formula_set": str(args.renders or args.formula_set),
@@ -288,8 +295,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                    "threads": sessions.threads, "batch_size": recognizer.batch_size},
         "summary": summary,
         "items": rows,
+        "through_convert": through_convert,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"results written to {args.out}")
     return 0
+
+
+def convert_pass(items: Sequence[FormulaItem], no_compile: bool) -> dict:
+    """The same images through `Engine.convert` with default options, scored the same way."""
+    from engine.api import Engine
+    from tools.eval.formula_convert import read_through_convert
+
+    files = [item for item in items if item.span is None]
+    print(f"converting {len(files)} formula images as documents (default options)...")
+    started = time.perf_counter()
+    readings = read_through_convert(Engine(SettingsStore().load()), files)
+    seconds = time.perf_counter() - started
+    compiled = (CompileOutcome(None, None, None, "--no-compile") if no_compile else
+                compile_outcome([r.latex if r else None for r in readings],
+                                [item.truth for item in files]))
+    rows = score_rows(files, readings, compiled)
+    summary = summarise(rows)
+    print("through a plain conversion:")
+    print("\n".join(format_summary(summary)))
+    return {"options": "ConvertOptions() (what paperlens-cli convert does without flags)",
+            "seconds": seconds, "summary": summary, "items": rows}
