@@ -211,7 +211,13 @@ def test_evaluator_on_real_images(formula_set_dir, tmp_path, capsys):
         # The manifest says this truth does not compile as one math expression.
         assert rows["katex-ss-Cases-chrome"]["truth_compiles"] is False
     assert report["summary"][OVERALL]["n"] == 4
-    assert "similarity" in capsys.readouterr().out
+    # The same images through a plain conversion, scored the same way.
+    converted = {row["id"]: row for row in report["through_convert"]["items"]}
+    assert sorted(converted) == sorted(ids)
+    assert report["through_convert"]["summary"][OVERALL]["n"] == 4
+    for row in converted.values():
+        assert 0.0 <= row["similarity"] <= 1.0
+    assert "through a plain conversion" in capsys.readouterr().out
 
 
 def test_a_candidate_model_folder_is_scored_in_place_of_the_shipped_one(formula_set_dir, tmp_path,
