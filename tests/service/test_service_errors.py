@@ -34,7 +34,7 @@ def post_job(client, data=None, files=None):
     ("dpi", "5000", ("dpi", "5000", "50 to 600")),
     ("pages", "3-1", ("pages", "3-1")),
     ("pages", "one", ("pages", "one")),
-    ("formats", "md,docx", ("formats", "docx", "content_list")),
+    ("formats", "md,rtf", ("formats", "rtf", "content_list", "xlsx")),
     ("keep_furniture", "maybe", ("keep_furniture",)),
 ])
 def test_a_wrong_option_value_is_named(client, inputs, field, value, words):
@@ -147,7 +147,7 @@ def test_unknown_jobs_and_bad_queries(client):
         answer = client.request(method, path)
         assert answer.status_code == 404, (method, path, answer.text)
     assert client.get("/v1/jobs/not-an-id").json()["error"]["code"] == "unknown_job"
-    answer = client.get(f"/v1/jobs/{unknown}/result", params={"format": "docx"})
+    answer = client.get(f"/v1/jobs/{unknown}/result", params={"format": "rtf"})
     assert answer.status_code == 422 and "format" in answer.json()["error"]["message"]
     answer = client.get("/v1/jobs", params={"state": "sleeping"})
     assert answer.status_code == 422 and "state" in answer.json()["error"]["message"]
