@@ -195,10 +195,27 @@ def lower_thread_priority() -> None:
         log.debug("could not lower the conversion thread's priority: %s", error)
 
 
+# How long a thread may keep Python's lock while another waits for it. The conversion thread
+# runs Python between model calls; at CPython's default of 5 ms every slot, paint callback or
+# timer of the window that finds the lock taken waited about that long to run. A probe waking
+# every millisecond beside a thread running Python (tools/ui_lock.py) waited 6.2 ms (median of
+# 300) at 5 ms and 2.1-2.2 ms at 1 ms. The conversion thread gives up the lock more often only
+# while another thread wants it.
+UI_SWITCH_INTERVAL_S = 0.001
+
+
+def share_interpreter_with_ui() -> None:
+    """Let the UI thread take Python's lock back within UI_SWITCH_INTERVAL_S (never longer than
+    the interpreter's own setting)."""
+    if sys.getswitchinterval() > UI_SWITCH_INTERVAL_S:
+        sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
+
+
 class WorkerThread:
     """Starts the worker on its own QThread and stops it cleanly."""
 
     def __init__(self, store: SettingsStore, engine_factory: EngineFactory | None = None) -> None:
+        share_interpreter_with_ui()
         self.thread = QThread()
         self.thread.setObjectName("paperlens-conversion")
         self.worker = ConversionWorker(store, engine_factory)

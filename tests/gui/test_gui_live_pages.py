@@ -4,6 +4,7 @@ N and how long the rest should take."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -125,6 +126,40 @@ def test_live_pages_cross_from_the_conversion_thread(qtbot, make_window, tmp_pat
         window.add_paths([source])
     assert len(made_on) == 2  # one picture per page
     assert all(thread is window.controller._worker_thread.thread for thread in made_on)
+
+
+@pytest.mark.skipif(sys.byteorder != "little", reason="the opaque 32-bit layout is little-endian")
+def test_the_picture_is_handed_to_the_screen_without_conversion(qtbot):
+    """A page picture in any other format is scanned and converted by QPixmap.fromImage on the
+    UI thread (3-7 ms for a page); opaque RGB32 is taken over as it is, pixels unchanged."""
+    from PySide6.QtGui import QColor, QImage, QPixmap
+
+    from gui.page_images import preview_image
+
+    pixels = np.zeros((40, 30, 3), dtype=np.uint8)
+    pixels[5, 7] = (200, 100, 50)
+    image = preview_image(pixels)
+    assert image.format() is QImage.Format.Format_RGB32
+    shown = QPixmap.fromImage(image).toImage()
+    assert shown.pixelColor(7, 5) == QColor(200, 100, 50)
+    assert shown.pixelColor(0, 0) == QColor(0, 0, 0)
+    grey = preview_image(np.full((8, 8), 77, dtype=np.uint8))
+    assert grey.format() is QImage.Format.Format_RGB32 and grey.pixelColor(3, 3) == QColor(
+        77, 77, 77)
+
+
+def test_the_window_gets_pythons_lock_back_within_a_millisecond(make_window):
+    """The conversion thread runs Python between model calls; at the interpreter's default
+    switch interval each event of the window that found the lock taken waited ~5 ms."""
+    from gui.worker import UI_SWITCH_INTERVAL_S
+
+    previous = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)  # CPython's default
+    try:
+        make_window(lambda _settings: SteppedEngine(free=True))
+        assert sys.getswitchinterval() == pytest.approx(UI_SWITCH_INTERVAL_S)
+    finally:
+        sys.setswitchinterval(previous)
 
 
 def test_the_estimate_goes_by_the_pages_done_so_far():
