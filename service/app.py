@@ -19,6 +19,7 @@ from engine.errors import InvalidOptions
 from service import schemas
 from service.config import ServiceConfig
 from service.converter import model_report
+from service.docs_pages import install_docs
 from service.errors import ServiceError, from_engine, install_handlers
 from service.jobs import JobStore, NotCancellable
 from service.options import FILE_FIELDS, OPTION_FIELDS, JobOptions, parse_options
@@ -51,8 +52,10 @@ def create_app(service: Service) -> FastAPI:
     intake = Intake(config, folder, store)
     app = FastAPI(title="Paperlens", version=version(),
                   description="PDFs and images to Markdown, on this machine. Jobs survive a "
-                              "restart of the service; see the README's Service section.")
+                              "restart of the service; see the README's Service section.",
+                  docs_url=None, redoc_url=None)  # served from here instead: docs_pages.py
     install_handlers(app)
+    install_docs(app)
 
     async def admission(path: str, declared: int) -> None:
         await run_in_threadpool(intake.admit, path, declared)

@@ -3,6 +3,7 @@
     paperlens-serve                                  http://127.0.0.1:8750, one worker
     paperlens-serve --workers 2 --port 9000
     PAPERLENS_SERVICE_TOKEN=... paperlens-serve --host 0.0.0.0
+    paperlens-serve --ray 10.0.0.5:6379              pages read on a Ray cluster
 
 The server checks its exposure first (another address than loopback needs a token), takes
 the data folder for itself, gives back the claims of a previous run that was killed, starts
@@ -11,8 +12,10 @@ its workers and then answers HTTP."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -20,6 +23,8 @@ from service.config import DEFAULT_PORT, MIB, ServiceConfig
 from service.security import ExposureError, check_exposure
 
 TOKEN_ENV = "PAPERLENS_SERVICE_TOKEN"
+# host:port of a Ray head (an IPv6 host in brackets), with or without ray://.
+RAY_ADDRESS = re.compile(r"^(ray://)?(\[[0-9a-fA-F:.]+\]|[\w.-]+):\d{1,5}$")
 EXIT_USAGE = 2
 MAX_TOKEN_FILE_BYTES = 4096
 
@@ -32,8 +37,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
     p.add_argument("--data-dir", type=Path,
                    help="jobs, uploads and results (default: <user data folder>/service)")
-    p.add_argument("--workers", type=int, default=1,
-                   help="worker processes, each with its own engine (default 1)")
+    p.add_argument("--workers", type=int,
+                   help="worker processes, each with its own engine (default 1); with --ray, "
+                        "page workers on the cluster (default: one per CPU it has)")
+    p.add_argument("--ray", metavar="ADDRESS",
+                   help="read the pages on the Ray cluster whose head is at ADDRESS (host:port; "
+                        "needs the cluster extra); jobs are kept here as without it")
     p.add_argument("--token-file", type=Path,
                    help=f"file whose first line is the bearer token (or set {TOKEN_ENV})")
     p.add_argument("--allow-dir", type=Path, action="append", default=[], metavar="FOLDER",
@@ -61,7 +70,7 @@ def config_from_args(args: argparse.Namespace, environ=os.environ) -> ServiceCon
     from engine.device.persistence import data_dir
 
     for name in ("workers", "max_pages", "ocr_max_pages", "queue_size"):
-        if getattr(args, name) < 1:
+        if getattr(args, name) is not None and getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be at least 1.")
     for name in ("max_upload_mb", "ocr_max_mb", "ocr_timeout_s", "retention_hours",
                  "disk_quota_mb"):
@@ -72,13 +81,32 @@ def config_from_args(args: argparse.Namespace, environ=os.environ) -> ServiceCon
             raise ValueError(f"--allow-dir {folder} is not a folder.")
     return ServiceConfig(
         data_dir=(args.data_dir or data_dir(environ) / "service").absolute(),
-        host=args.host, port=args.port, workers=args.workers,
+        host=args.host, port=args.port,
+        workers=1 if args.ray else args.workers or 1,
+        ray_address=args.ray, cluster_workers=args.workers if args.ray else None,
         token=read_token(args.token_file, environ),
         allow_dirs=tuple(folder.resolve() for folder in args.allow_dir),
         max_upload_bytes=int(args.max_upload_mb * MIB), max_pages=args.max_pages,
         sync_max_bytes=int(args.ocr_max_mb * MIB), sync_max_pages=args.ocr_max_pages,
         sync_timeout_s=args.ocr_timeout_s, queue_size=args.queue_size,
         retention_s=args.retention_hours * 3600.0, quota_bytes=int(args.disk_quota_mb * MIB))
+
+
+def check_cluster(address: str) -> None:
+    """Before anything starts: Ray is installed, and its head answers at `address`."""
+    if not RAY_ADDRESS.match(address):
+        raise ValueError(f"--ray {address} is not a Ray address; give host:port of the "
+                         "cluster's head node, e.g. 10.0.0.5:6379.")
+    if importlib.util.find_spec("ray") is None:
+        raise ValueError("--ray needs Ray, which is not installed here: install Paperlens "
+                         "with the cluster extra, pip install 'paperlens[cluster]'.")
+    from engine.cluster.pool import check_reachable
+    from engine.errors import ClusterUnavailable
+
+    try:
+        check_reachable(address)
+    except ClusterUnavailable as exc:
+        raise ValueError(exc.message) from None
 
 
 def read_token(path: Path | None, environ) -> str | None:
@@ -104,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = config_from_args(args)
         check_exposure(config.host, config.token)
+        if config.ray_address:
+            check_cluster(config.ray_address)
     except (ValueError, ExposureError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

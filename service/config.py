@@ -1,5 +1,6 @@
-"""What one server run is allowed to do: where it listens and keeps its data, its workers, and
-every limit it enforces. Built once from the command line, then frozen."""
+"""What one server run is allowed to do: where it listens and keeps its data, its workers (or
+the Ray cluster that reads its pages), and every limit it enforces. Built once from the command
+line, then frozen."""
 
 from __future__ import annotations
 
@@ -36,6 +37,10 @@ class ServiceConfig:
     """Uploads are refused when the disk would have less than this left."""
     max_crashes: int = 2
     """A page that stops a worker process this many times is a failed page."""
+    ray_address: str | None = None
+    """Pages read on this Ray cluster (host:port of its head) instead of local workers."""
+    cluster_workers: int | None = None
+    """Page workers started on the cluster; None: one per CPU the cluster has."""
 
     @property
     def sync_queue_size(self) -> int:
@@ -50,4 +55,5 @@ class ServiceConfig:
                 "ocr_max_bytes": self.sync_max_bytes, "ocr_max_pages": self.sync_max_pages,
                 "ocr_timeout_s": self.sync_timeout_s, "queue_size": self.queue_size,
                 "retention_s": self.retention_s, "disk_quota_bytes": self.quota_bytes,
-                "workers": self.workers, "server_paths": bool(self.allow_dirs)}
+                "workers": self.workers, "server_paths": bool(self.allow_dirs),
+                "ray_address": self.ray_address}

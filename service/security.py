@@ -23,6 +23,8 @@ from starlette.exceptions import HTTPException
 MIN_TOKEN_CHARS = 16
 LOOPBACK_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost")
 OPEN_PATHS = ("/health", "/docs", "/docs/oauth2-redirect", "/openapi.json", "/redoc")
+OPEN_PREFIXES = ("/docs/assets/",)
+"""The scripts and styles of the pages above."""
 # Endpoints that take no body of their own get this much at most.
 SMALL_BODY_BYTES = 64 * 1024
 
@@ -148,7 +150,7 @@ class RequestGuard:
                         f"localhost, not to {host or 'an empty Host'}.", {})
             return None
         path = scope["path"].rstrip("/") or "/"
-        if path in OPEN_PATHS:
+        if path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             return None
         if not token_matches(self.token, headers.get("authorization")):
             return (401, "unauthorized", "This service needs `Authorization: Bearer <token>`; "

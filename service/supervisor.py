@@ -1,5 +1,7 @@
 """The server's worker processes: started at launch, started again when one dies (its page goes
-back, or fails after a second death), stopped with the server. Also the retention sweep."""
+back, or fails after a second death), stopped with the server. With a Ray cluster, one worker
+process that sends the pages to the cluster (service/cluster_worker.py). Also the retention
+sweep."""
 
 from __future__ import annotations
 
@@ -65,9 +67,14 @@ class Supervisor:
         self.database.close()
 
     def _spawn(self, slot: int) -> None:
-        command = [sys.executable, "-m", "service.worker", "--data-dir",
-                   str(self.folder.root), "--slot", str(slot), "--epoch", str(self.epoch),
-                   "--parent", str(os.getpid())]
+        command = [sys.executable, "-m", "service.worker"]
+        if self.config.ray_address:  # one process that sends the pages to the cluster
+            command = [sys.executable, "-m", "service.cluster_worker", "--ray",
+                       self.config.ray_address]
+            if self.config.cluster_workers:
+                command += ["--cluster-workers", str(self.config.cluster_workers)]
+        command += ["--data-dir", str(self.folder.root), "--slot", str(slot), "--epoch",
+                    str(self.epoch), "--parent", str(os.getpid())]
         proc = subprocess.Popen(command, stdin=subprocess.DEVNULL)
         self._procs[slot] = (proc, time.monotonic())
         log.info("worker %d started (pid %d)", slot, proc.pid)

@@ -47,17 +47,27 @@ class WorkQueue:
     def claim(self) -> PageWork | AssemblyWork | None:
         """Quick requests first, then jobs in the order they came; a document whose pages are
         all read is assembled before another page is started."""
-        now = time.time()
+        return self.claim_assembly() or self.claim_page()
+
+    def claim_assembly(self) -> AssemblyWork | None:
+        """The first document (quick requests first, then jobs in order) whose pages are all
+        read."""
         with self.db.write() as db:
             row = db.execute(
                 f"SELECT d.job_id, d.idx, d.name, d.stem, j.options FROM documents d "
                 f"JOIN jobs j ON j.id = d.job_id WHERE d.state='reading' AND j.state IN {ACTIVE} "
                 f"AND NOT EXISTS (SELECT 1 FROM pages p WHERE p.job_id=d.job_id AND p.doc=d.idx "
                 f"AND p.state != 'done') ORDER BY j.sync DESC, j.seq, d.idx LIMIT 1").fetchone()
-            if row is not None:
-                db.execute("UPDATE documents SET state='assembling', claim=? "
-                           "WHERE job_id=? AND idx=?", (self.token, row[0], row[1]))
-                return AssemblyWork(row[0], row[1], row[2], row[3], json.loads(row[4]))
+            if row is None:
+                return None
+            db.execute("UPDATE documents SET state='assembling', claim=? "
+                       "WHERE job_id=? AND idx=?", (self.token, row[0], row[1]))
+            return AssemblyWork(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+    def claim_page(self) -> PageWork | None:
+        """The next page waiting (quick requests first, then jobs in order, pages in order)."""
+        now = time.time()
+        with self.db.write() as db:
             row = db.execute(
                 f"SELECT p.job_id, p.doc, p.idx, p.number, d.name, d.stem, j.options FROM pages p "
                 f"JOIN jobs j ON j.id = p.job_id JOIN documents d ON d.job_id = p.job_id "
@@ -92,6 +102,33 @@ class WorkQueue:
                 db.execute("UPDATE jobs SET bytes = bytes + ? WHERE id=?",
                            (crop_bytes, work.job_id))
         return bool(done)
+
+    def lose_page(self, work: PageWork, reason: str, max_losses: int) -> bool:
+        """The cluster worker reading the page was lost: the page waits to be read again (the
+        next claim takes it first), unless it has now been lost `max_losses` times, when it is
+        a failed page (WorkerLost) and the document goes on. True when it failed now."""
+        from engine.cluster.ledger import lost_message, lost_page
+        from service.checkpoint import encode_result
+
+        key = (work.job_id, work.doc, work.idx, self.token)
+        with self.db.write() as db:
+            row = db.execute("SELECT crashes FROM pages WHERE job_id=? AND doc=? AND idx=? "
+                             "AND claim=? AND state='running'", key).fetchone()
+            if row is None:
+                return False
+            if row[0] + 1 < max_losses:
+                db.execute("UPDATE pages SET state='pending', claim=NULL, stage=NULL, "
+                           "crashes=crashes+1 WHERE job_id=? AND doc=? AND idx=? AND claim=?",
+                           key)
+                return False
+            result = lost_page(work.number, lost_message(row[0] + 1, reason)).result
+            errors = [{"stage": e.stage, "kind": e.kind, "message": e.message}
+                      for e in result.errors]
+            db.execute("UPDATE pages SET state='done', status='failed', errors=?, result=?, "
+                       "crops='[]', finished_at=?, claim=NULL, stage=NULL, crashes=crashes+1 "
+                       "WHERE job_id=? AND doc=? AND idx=? AND claim=?",
+                       (json.dumps(errors), encode_result(result), time.time(), *key))
+        return True
 
     def release_page(self, work: PageWork) -> None:
         with self.db.write() as db:

@@ -28,6 +28,7 @@ from engine import events
 from engine.errors import (Cancelled, CorruptDocument, DocumentFailed, PaperlensError,
                            PasswordRequired, UnsupportedInput)
 from engine.recipe import assemble_document
+from engine.types import PageResult
 from service.checkpoint import CheckpointError, encode_result, save_crops, stored_outcomes
 from service.converter import LocalPageConverter, PageConverter
 from service.database import Database
@@ -77,76 +78,19 @@ class Worker:
             seconds = time.perf_counter() - started
             names, written = save_crops(self.folder.pages_dir(work.job_id, work.doc),
                                         outcome.crops)
-        except Cancelled:
-            self.queue.release_page(work)
-            return
-        except DOCUMENT_ERRORS as exc:
-            self.queue.release_page(work)
-            self.queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message,
-                                       [], 0, claimed=False)
-            return
         except PaperlensError as exc:
-            self.queue.fail_job(work.job_id, exc.message)
+            settle_failure(self.queue, work, exc)
             return
         except Exception as exc:  # a fault in Paperlens: the job says so, the worker goes on
-            log.error("page %s of %s: %s", work.number, work.name, traceback.format_exc())
-            self.queue.fail_job(work.job_id, f"An internal error in Paperlens stopped the job "
-                                f"({type(exc).__name__}: {str(exc)[:200]}); please report it.")
+            internal_failure(self.queue, work, exc)
             return
         finally:
             cancel.set()  # also ends the watch
             watch.join()
-        result = outcome.result
-        if self.queue.finish_page(work, result.status.value, [asdict(e) for e in result.errors],
-                                  encode_result(result), names, written, seconds):
-            self.queue.count_page(self.slot)
+        record_page(self.queue, self.slot, work, outcome.result, names, written, seconds)
 
     def assemble(self, work: AssemblyWork) -> None:
-        options = JobOptions.from_json(work.options)
-        output = self.folder.output_dir(work.job_id)
-        pages_dir = self.folder.pages_dir(work.job_id, work.doc)
-        stored = self.queue.stored_pages(work)
-        numbers = [number for number, _result, _crops in stored]
-
-        def from_checkpoints(_document, wanted: list[int], _stem: str):
-            if list(wanted) != numbers:
-                raise CheckpointError(f"the stored pages {numbers} are not the pages asked for")
-            return stored_outcomes([(r, c) for _n, r, c in stored], pages_dir)
-
-        try:
-            # The JSON names the document as it was given, like the CLI run in the file's own
-            # folder: the upload's name, never a folder of this server.
-            with working_directory(self.folder.input_dir(work.job_id, work.doc)):
-                result = assemble_document(Path(work.name),
-                                           convert_options(options, self.settings, work.stem,
-                                                           str(output)),
-                                           from_checkpoints, events.ignore_event, lambda: None)
-        except DocumentFailed as exc:
-            self.queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message,
-                                       [], 0)
-            return
-        except (PaperlensError, CheckpointError) as exc:
-            self.queue.finish_document(work.job_id, work.doc, "failed", None,
-                                       getattr(exc, "message", None) or str(exc), [], 0)
-            return
-        except Exception as exc:  # a fault in Paperlens, said as such
-            log.error("assembling %s: %s", work.name, traceback.format_exc())
-            self.queue.finish_document(work.job_id, work.doc, "failed", None,
-                                       f"An internal error in Paperlens stopped this document "
-                                       f"({type(exc).__name__}: {str(exc)[:200]}); please "
-                                       "report it.", [], 0)
-            return
-        outputs = [Path(path).relative_to(output).as_posix() for path in result.outputs]
-        size = sum((output / name).stat().st_size for name in outputs)
-        self.queue.finish_document(work.job_id, work.doc, "done", result.status.value, None,
-                                   outputs, size)
-        removed = tree_bytes(pages_dir)
-        shutil.rmtree(pages_dir, ignore_errors=True)
-        self._forget_bytes(work.job_id, removed)
-
-    def _forget_bytes(self, job_id: str, size: int) -> None:
-        with self.queue.db.write() as db:
-            db.execute("UPDATE jobs SET bytes = MAX(0, bytes - ?) WHERE id=?", (size, job_id))
+        assemble(self.folder, self.queue, self.settings, work)
 
     def _watch_cancel(self, job_id: str, cancel: threading.Event) -> None:
         """Cancelling a job (or its removal) stops its page at the next stage."""
@@ -154,6 +98,81 @@ class Worker:
             if self.queue.job_state(job_id) not in ("queued", "running"):
                 cancel.set()
         self.queue.db.close()
+
+
+def record_page(queue: WorkQueue, slot: int, work: PageWork, result: PageResult,
+                crops: list[str], crop_bytes: int, seconds: float) -> None:
+    """A page read: its result stored with its crops' names (the crops are on disk already)."""
+    if queue.finish_page(work, result.status.value, [asdict(e) for e in result.errors],
+                         encode_result(result), crops, crop_bytes, seconds):
+        queue.count_page(slot)
+
+
+def settle_failure(queue: WorkQueue, work: PageWork, exc: PaperlensError) -> None:
+    """A page stopped by a typed error: cancelled (it waits again, its job is over), an error
+    about its document (that document fails, the job's others go on), or about the run (a
+    model that cannot be loaded: the job fails)."""
+    if isinstance(exc, Cancelled):
+        queue.release_page(work)
+    elif isinstance(exc, DOCUMENT_ERRORS):
+        queue.release_page(work)
+        queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message, [], 0,
+                              claimed=False)
+    else:
+        queue.fail_job(work.job_id, exc.message)
+
+
+def internal_failure(queue: WorkQueue, work: PageWork, exc: Exception) -> None:
+    log.error("page %s of %s: %s", work.number, work.name, traceback.format_exc())
+    queue.fail_job(work.job_id, f"An internal error in Paperlens stopped the job "
+                   f"({type(exc).__name__}: {str(exc)[:200]}); please report it.")
+
+
+def assemble(folder: DataFolder, queue: WorkQueue, settings, work: AssemblyWork) -> None:
+    """A document whose pages are all read: recipe.assemble_document over its checkpoints,
+    written to the job's output folder as the CLI writes it."""
+    options = JobOptions.from_json(work.options)
+    output = folder.output_dir(work.job_id)
+    pages_dir = folder.pages_dir(work.job_id, work.doc)
+    stored = queue.stored_pages(work)
+    numbers = [number for number, _result, _crops in stored]
+
+    def from_checkpoints(_document, wanted: list[int], _stem: str):
+        if list(wanted) != numbers:
+            raise CheckpointError(f"the stored pages {numbers} are not the pages asked for")
+        return stored_outcomes([(r, c) for _n, r, c in stored], pages_dir)
+
+    try:
+        # The JSON names the document as it was given, like the CLI run in the file's own
+        # folder: the upload's name, never a folder of this server.
+        with working_directory(folder.input_dir(work.job_id, work.doc)):
+            result = assemble_document(Path(work.name),
+                                       convert_options(options, settings, work.stem,
+                                                       str(output)),
+                                       from_checkpoints, events.ignore_event, lambda: None)
+    except DocumentFailed as exc:
+        queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message, [], 0)
+        return
+    except (PaperlensError, CheckpointError) as exc:
+        queue.finish_document(work.job_id, work.doc, "failed", None,
+                              getattr(exc, "message", None) or str(exc), [], 0)
+        return
+    except Exception as exc:  # a fault in Paperlens, said as such
+        log.error("assembling %s: %s", work.name, traceback.format_exc())
+        queue.finish_document(work.job_id, work.doc, "failed", None,
+                              f"An internal error in Paperlens stopped this document "
+                              f"({type(exc).__name__}: {str(exc)[:200]}); please "
+                              "report it.", [], 0)
+        return
+    outputs = [Path(path).relative_to(output).as_posix() for path in result.outputs]
+    size = sum((output / name).stat().st_size for name in outputs)
+    queue.finish_document(work.job_id, work.doc, "done", result.status.value, None,
+                          outputs, size)
+    removed = tree_bytes(pages_dir)
+    shutil.rmtree(pages_dir, ignore_errors=True)
+    with queue.db.write() as db:
+        db.execute("UPDATE jobs SET bytes = MAX(0, bytes - ?) WHERE id=?",
+                   (removed, work.job_id))
 
 
 @contextmanager
@@ -185,12 +204,6 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def converter_for(settings) -> PageConverter:
-    """The pages of this worker are read here, by its own engine. (A converter that sends them
-    to a cluster instead would be chosen here, from an option the supervisor passes on.)"""
-    return LocalPageConverter(settings)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m service.worker")
     parser.add_argument("--data-dir", required=True, type=Path)
@@ -209,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
                       marks=Database(folder.database, synchronous="NORMAL"))
     queue.set_worker(args.slot, pid, "warming", started_at=time.time(), error=None)
     settings = SettingsStore().load()
-    converter = converter_for(settings)
+    converter = LocalPageConverter(settings)
     try:
         warm = converter.warm_up()
         queue.set_worker(args.slot, pid, "ready", device=warm.device, models=warm.models,

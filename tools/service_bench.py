@@ -1,6 +1,7 @@
 """Load benchmark of paperlens-serve, against the CLI's way of converting the same files.
 
     python -m tools.service_bench [--clients 4] [--workers 1] [--rss-jobs 100] [--items N]
+    python -m tools.service_bench --rss-only --rss-jobs 500      memory over many jobs only
 
 1. Baseline: the dev set's documents (document and page items of ../shared/eval/dev)
    converted one after another by one Engine in one process, as `paperlens-cli convert` does
@@ -13,7 +14,11 @@
 4. Memory: `--rss-jobs` one-page jobs; the resident memory of the server and its workers
    sampled as they go.
 
-Writes docs/results/service.json (or --out)."""
+With --rss-only, only a memory run on a fresh server: `--rss-jobs` jobs, each a small page
+generated for it (its own bytes, its own text), the resident memory of the server and of its
+workers sampled every `--rss-every` jobs with the time; kept under "memory_long".
+
+Writes docs/results/service.json (or --out), keeping the keys a run does not measure."""
 
 from __future__ import annotations
 
@@ -34,6 +39,8 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_DIR = REPO_ROOT.parent / "shared" / "eval" / "dev"
 DOCUMENT_GRANULARITY = ("document", "page")
 POLL_S = 0.1
+SCAN_DPI = 150
+"""The generated pages' scan resolution: rendered at the default 200 dpi, 560 x 267 px."""
 
 
 def dev_documents(limit: int | None) -> list[Path]:
@@ -191,33 +198,102 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
-def memory_over_jobs(server: Server, sample: Path, jobs: int, clients: int) -> dict:
+def small_page(path: Path, number: int) -> Path:
+    """A one-page scanned PDF of its own (an image of three printed lines naming `number`, no
+    text layer): every job's input has different bytes, as real traffic has, and every page
+    goes through OCR and layout."""
+    import cv2
+    import numpy as np
+    import pymupdf
+
+    page = np.full((200, 420, 3), 255, dtype=np.uint8)
+    for row, text in enumerate((f"Receipt {number}", f"Total {number * 3 % 997} pounds",
+                                "Thank you")):
+        cv2.putText(page, text, (14, 50 + 55 * row), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                    (25, 25, 25), 2, cv2.LINE_AA)
+    ok, png = cv2.imencode(".png", page)
+    if not ok:
+        raise RuntimeError("cannot encode the page")
+    with pymupdf.open() as doc:
+        sheet = doc.new_page(width=420 * 72 / SCAN_DPI, height=200 * 72 / SCAN_DPI)
+        sheet.insert_image(sheet.rect, stream=png.tobytes())
+        doc.save(str(path))
+    return path
+
+
+def memory_over_jobs(server: Server, inputs, jobs: int, clients: int, every: int | None = None,
+                     label: str = "") -> dict:
+    """`jobs` jobs, `inputs(index)` the file of each; the resident memory of the server and
+    its workers every `every` jobs (and before the first)."""
     pids = server.pids()
-    samples = []
-    every = max(1, jobs // 20)
+    every = every or max(1, jobs // 20)
+    started = time.perf_counter()
+
+    def sample(count: int) -> dict:
+        return {"jobs": count, "elapsed_s": round(time.perf_counter() - started, 1),
+                "server_mib": round(rss_mib(pids[0]), 1),
+                "workers_mib": round(sum(rss_mib(p) for p in pids[1:]), 1)}
+
+    samples = [sample(0)] if label else []
     done = 0
     lock = threading.Lock()
     local = threading.local()
 
-    def one(_index: int) -> None:
+    def one(index: int) -> None:
         nonlocal done
         if not hasattr(local, "client"):
             local.client = httpx.Client(base_url=server.url, timeout=600)
-        convert_by_service(local.client, sample)
+        convert_by_service(local.client, inputs(index))
         with lock:
             done += 1
             if done % every == 0 or done == jobs:
-                samples.append({"jobs": done, "server_mib": round(rss_mib(pids[0]), 1),
-                                "workers_mib": round(sum(rss_mib(p) for p in pids[1:]), 1)})
+                samples.append(sample(done))
+                if label:
+                    print(f"{label}: {samples[-1]}", file=sys.stderr, flush=True)
 
     with ThreadPoolExecutor(max_workers=clients) as pool:
         list(pool.map(one, range(jobs)))
     samples.sort(key=lambda s: s["jobs"])
-    first, last = samples[0], samples[-1]
-    return {"jobs": jobs, "sample": sample.name, "samples": samples,
+    # Growth from the first sample after work began: the first jobs fill the allocators'
+    # pools and ONNX Runtime's arenas once; what matters is what comes after.
+    first = next(s for s in samples if s["jobs"] > 0)
+    last = samples[-1]
+    return {"jobs": jobs, "samples": samples,
             "growth_mib": {"server": round(last["server_mib"] - first["server_mib"], 1),
                            "workers": round(last["workers_mib"] - first["workers_mib"], 1)},
+            "growth_from_jobs": first["jobs"],
             "worker_pids_unchanged": server.pids() == pids}
+
+
+def memory_only(args: argparse.Namespace, folder: Path) -> dict:
+    """A fresh server and `--rss-jobs` small generated pages, nothing else."""
+    pages = folder / "pages"
+    pages.mkdir()
+    server = Server(folder / "data", args.workers, queue_size=max(64, args.clients * 2))
+    try:
+        health = server.wait_ready()
+        memory = memory_over_jobs(server, lambda n: small_page(pages / f"receipt-{n}.pdf", n),
+                                  args.rss_jobs, args.clients, args.rss_every, "memory")
+    finally:
+        server.stop()
+    return {"about": "one small generated scanned page per job (a one-page PDF of a 420 x 200 "
+                     "px image of three printed lines, different bytes each), on a fresh "
+                     "server; tools/service_bench.py --rss-only",
+            "clients": args.clients, "workers": args.workers,
+            "machine": {"cores": os.cpu_count(), "device": health["device"]}, **memory}
+
+
+def merge_results(path: Path, new: dict) -> None:
+    """Write `new`'s keys into the results file, keeping the others; atomically."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        report = {}
+    report.update(new)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    os.replace(partial, path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -225,9 +301,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--rss-jobs", type=int, default=100)
+    parser.add_argument("--rss-every", type=int,
+                        help="sample memory every N jobs (default: 20 samples)")
+    parser.add_argument("--rss-only", action="store_true",
+                        help="only the memory run, on small generated pages")
     parser.add_argument("--items", type=int, help="only the first N documents of the dev set")
     parser.add_argument("--out", type=Path, default=REPO_ROOT / "docs/results/service.json")
     args = parser.parse_args(argv)
+    if args.rss_only:
+        with tempfile.TemporaryDirectory(prefix="paperlens-service-bench-") as scratch:
+            load_at_start = round(os.getloadavg()[0], 2)
+            memory = memory_only(args, Path(scratch))
+            memory["machine"].update(load_1m_at_start=load_at_start,
+                                     load_1m_at_end=round(os.getloadavg()[0], 2))
+        merge_results(args.out, {"memory_long": memory})
+        print(json.dumps(memory, indent=1))
+        return 0
     paths = dev_documents(args.items)
     pages = sum(page_counts(paths).values())
     load_at_start = round(os.getloadavg()[0], 2)
@@ -243,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
             quick = quick_requests(server, sample)
             service = under_load(server, paths, pages, args.clients)
             print(f"service: {service}", file=sys.stderr)
-            memory = memory_over_jobs(server, sample, args.rss_jobs, args.clients)
+            memory = {"sample": sample.name, **memory_over_jobs(
+                server, lambda _n: sample, args.rss_jobs, args.clients, args.rss_every)}
         finally:
             server.stop()
     report = {
@@ -259,8 +349,7 @@ def main(argv: list[str] | None = None) -> int:
         "warm_up_s": [w["warm_up_s"] for w in health["workers"]],
         "memory": memory,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    merge_results(args.out, report)
     print(json.dumps(report, indent=1))
     return 0
 

@@ -29,6 +29,12 @@ class Task:
     attempt: int = 1
 
 
+def lost_message(times: int, reason: str) -> str:
+    """Why a page that lost its worker `times` times was not read."""
+    said = {1: "once", 2: "twice"}.get(times, f"{times} times")
+    return f"The worker reading this page was lost {said} ({reason}); the page was not read."
+
+
 def lost_page(number: int, message: str) -> PageOutcome:
     """A failed page that no worker could finish: the typed error says why."""
     error = PageError(stage="cluster", kind=WorkerLost.__name__, message=message)
@@ -91,10 +97,8 @@ class PageLedger:
         retries = []
         for number in task.pages:
             if task.attempt >= self.max_attempts:
-                times = {1: "once", 2: "twice"}.get(task.attempt, f"{task.attempt} times")
                 self._read[(task.document, number)] = lost_page(
-                    number, f"The worker reading this page was lost {times} ({reason}); the "
-                            "page was not read.")
+                    number, lost_message(task.attempt, reason))
                 failed.append(number)
             else:
                 retries.append(Task(task.document, (number,), task.attempt + 1))

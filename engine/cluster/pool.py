@@ -29,7 +29,7 @@ MAX_RESTARTS = 8
 RETRY_PAUSE_S = 1.0
 """Wait before asking a restarting worker again whether it is back."""
 CONTROL = "control"
-"""The concurrency group of `cancel` and `info`, which answer while a page is read."""
+"""The concurrency group of `cancel`, `stage` and `info`, which answer while a page is read."""
 
 
 def import_ray():
@@ -157,6 +157,33 @@ class WorkerPool:
         for slot in self._slots:
             if slot.state == "busy":
                 slot.handle.cancel.options(concurrency_group=CONTROL).remote(slot.call)
+
+    def cancel(self, task: Task) -> bool:
+        """Ask the worker running `task` to stop it before its next page stage; False when no
+        worker is running it (any more)."""
+        for slot in self._slots:
+            if slot.state == "busy" and slot.task is task:
+                slot.handle.cancel.options(concurrency_group=CONTROL).remote(slot.call)
+                return True
+        return False
+
+    def stages(self, timeout_s: float) -> dict[Task, str]:
+        """The last page stage each running task finished (`<page number>:<stage>`), from the
+        workers that answer within `timeout_s`."""
+        asked = {slot.handle.stage.options(concurrency_group=CONTROL).remote(slot.call): slot.task
+                 for slot in self._slots if slot.state == "busy"}
+        if not asked:
+            return {}
+        ready, _ = self.ray.wait(list(asked), num_returns=len(asked), timeout=timeout_s)
+        found = {}
+        for ref in ready:
+            try:
+                stage = self.ray.get(ref)
+            except self.ray.exceptions.RayError:  # its worker was lost: wait() will say so
+                continue
+            if stage is not None:
+                found[asked[ref]] = stage
+        return found
 
     def wait(self, timeout_s: float) -> list[Finished]:
         """What finished within `timeout_s` (at least one thing, unless time ran out)."""

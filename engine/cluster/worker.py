@@ -16,9 +16,12 @@ import socket
 import tempfile
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from typing import Any
+
+import pymupdf
 
 from engine import errors
 from engine.api import Engine
@@ -50,6 +53,8 @@ class WorkerInfo:
     """Ray's id of the node (several nodes may share a host name)."""
     version: str
     threads: int
+    device: dict[str, Any] | None = field(default=None, compare=False)
+    """The worker's device decision and its reason (DeviceStatus.to_json())."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,7 @@ class DocumentBytes:
 
 class PageWorker:
     """Reads page ranges of documents; one range at a time (Ray's default concurrency group),
-    while `cancel` and `info` answer beside it (the control group)."""
+    while `cancel`, `stage` and `info` answer beside it (the control group)."""
 
     def __init__(self, settings, threads: int) -> None:
         self.engine = Engine(settings, threads=threads)
@@ -103,6 +108,7 @@ class PageWorker:
         write_owner(self._folder)
         self._open: OrderedDict[str, Document] = OrderedDict()
         self._cancelled: set[int] = set()
+        self._stages: dict[int, str] = {}
         self._lock = threading.Lock()
 
     def info(self) -> WorkerInfo:
@@ -110,7 +116,7 @@ class PageWorker:
 
         return WorkerInfo(socket.gethostname(), os.getpid(),
                           ray.get_runtime_context().get_node_id(), paperlens_version(),
-                          self.threads)
+                          self.threads, self.engine.device_status().to_json())
 
     def warm_up(self, layout_model: str | None) -> WorkerInfo | RemoteFailure:
         """Load every model a page may need, so the first page is not slow and a model that
@@ -135,20 +141,31 @@ class PageWorker:
                 if call in self._cancelled:
                     raise Cancelled()
 
+        def on_stage(_index: int, number: int, stage: str, _state) -> None:
+            with self._lock:
+                self._stages[call] = f"{number}:{stage}"
+
         try:
             opened = self._document(document, options.password)
             return list(read_pages(opened, numbers, options, stem, self.engine.models,
-                                   check_cancel))
+                                   check_cancel, on_stage))
         except PaperlensError as exc:
             return RemoteFailure.of(exc)
         finally:
             with self._lock:
                 self._cancelled.discard(call)
+                self._stages.pop(call, None)
 
     def cancel(self, call: int) -> None:
         """Stop call `call` before its next page stage (or before it starts)."""
         with self._lock:
             self._cancelled.add(call)
+
+    def stage(self, call: int) -> str | None:
+        """The last page stage call `call` finished, as `<page number>:<stage>` (None before
+        the first, or once the call has returned)."""
+        with self._lock:
+            return self._stages.get(call)
 
     def close(self) -> None:
         for opened in self._open.values():
@@ -177,4 +194,7 @@ class PageWorker:
             digest, oldest = self._open.popitem(last=False)
             oldest.close()
             shutil.rmtree(self._folder / digest, ignore_errors=True)
+            # MuPDF keeps what a closed document decoded (up to 256 MiB, process-wide) though
+            # nothing reads it again: a long-lived worker would grow by every document.
+            pymupdf.TOOLS.store_shrink(100)
         return opened

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 import zipfile
 
@@ -32,6 +33,36 @@ def test_openapi_documents_every_endpoint(client):
     assert set(paths) >= {"/health", "/v1/ocr", "/v1/jobs", "/v1/jobs/{job_id}",
                           "/v1/jobs/{job_id}/events", "/v1/jobs/{job_id}/result"}
     assert {"get", "delete"} <= set(paths["/v1/jobs/{job_id}"])
+
+
+# What each kind of file a page refers to must be served as.
+CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".png": "image/png",
+                 ".json": "application/json", "": "text/html"}
+# Every place the pages name a URL: attributes, the Swagger set-up's url and OAuth2 redirect.
+PAGE_URLS = re.compile(r"""(?:src|href|spec-url)=["']([^"']+)["']|url: '([^']+)'"""
+                       r"""|origin \+ '([^']+)'""")
+
+
+@pytest.mark.parametrize("page, expected", [
+    ("/docs", {"/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css",
+               "/docs/assets/favicon.png", "/openapi.json", "/docs/oauth2-redirect"}),
+    ("/redoc", {"/docs/assets/redoc.standalone.js", "/docs/assets/favicon.png",
+                "/openapi.json"})])
+def test_api_pages_load_everything_from_this_server(client, page, expected):
+    """/docs and /redoc work without internet: they name no other host, and every file they
+    load is served here with its content type."""
+    answer = client.get(page)
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html")
+    assert "://" not in answer.text  # no CDN, no fonts from elsewhere
+    urls = {url for found in PAGE_URLS.findall(answer.text) for url in found if url}
+    assert urls == expected
+    for url in urls:
+        assert url.startswith("/") and not url.startswith("//")
+        fetched = client.get(url)
+        assert fetched.status_code == 200, url
+        kind = CONTENT_TYPES[re.search(r"(\.\w+)?$", url).group(0)]
+        assert fetched.headers["content-type"].startswith(kind), (url, fetched.headers)
+        assert len(fetched.content) > 1000 or kind == "image/png"
 
 
 def test_quick_ocr_answers_markdown_and_json(server, client, inputs):
@@ -122,7 +153,15 @@ def test_cancel_stops_a_running_job_within_one_page(server, client, inputs):
     done_at_cancel = view["pages_done"]
     answer = client.delete(f"/v1/jobs/{job_id}")
     assert answer.status_code == 200 and answer.json()["state"] == "cancelled"
-    time.sleep(3.0)
+    # The page being read stops at its next stage (a stage takes seconds on a busy machine).
+    deadline = time.monotonic() + 60
+    while True:
+        after = client.get(f"/v1/jobs/{job_id}").json()
+        if all(p["state"] != "running" for p in after["documents"][0]["pages"]):
+            break
+        assert time.monotonic() < deadline, after["documents"][0]["pages"]
+        time.sleep(0.2)
+    time.sleep(1.0)  # and nothing is claimed after it
     after = client.get(f"/v1/jobs/{job_id}").json()
     assert after["state"] == "cancelled"
     assert after["pages_done"] <= done_at_cancel + 1

@@ -52,6 +52,7 @@ def test_the_token_is_required_and_checked(guarded):
     with guarded.client(token="") as anonymous:
         assert anonymous.get("/health").status_code == 200  # open, for monitors
         assert anonymous.get("/openapi.json").status_code == 200
+        assert anonymous.get("/docs/assets/swagger-ui.css").status_code == 200  # /docs' files
         answer = anonymous.get("/v1/jobs")
         assert answer.status_code == 401 and answer.headers["WWW-Authenticate"] == "Bearer"
         assert "Bearer" in answer.json()["error"]["message"]

@@ -159,6 +159,28 @@ def test_a_page_that_stops_two_workers_fails_alone(store):
     assert WorkQueue(store.db, "1.0.9").claim().number == 2  # the document goes on
 
 
+def test_a_page_whose_cluster_worker_is_lost_twice_fails_alone(store):
+    """With --ray: a page lost once is claimed again first; lost twice, it is a failed page
+    (WorkerLost) and the document goes on."""
+    from service.checkpoint import decode_result
+
+    store.submit(new_job("7" * 32, 2), LIMITS)
+    queue = WorkQueue(store.db, "1.0.1")
+    first = queue.claim_page()
+    assert not queue.lose_page(first, "its node stopped", max_losses=2)
+    again = queue.claim_page()
+    assert (again.number, again.idx) == (1, 0)
+    assert queue.lose_page(again, "its node stopped", max_losses=2)
+    page = store.view("7" * 32)["documents"][0]["pages"][0]
+    assert (page["state"], page["status"], page["attempts"]) == ("done", "failed", 2)
+    [error] = page["errors"]
+    assert error["kind"] == "WorkerLost" and "lost twice (its node stopped)" in error["message"]
+    [(_number, stored, _crops)] = [row for row in queue.stored_pages(again) if row[0] == 1]
+    assert decode_result(stored).errors[0].kind == "WorkerLost"
+    assert queue.claim_page().number == 2  # the document goes on
+    assert not queue.lose_page(first, "late", max_losses=2)  # a settled claim: nothing
+
+
 def test_queue_quota_and_cancel(store):
     store.submit(new_job("e" * 32, 1), LIMITS)
     store.submit(new_job("f" * 32, 1), LIMITS)
