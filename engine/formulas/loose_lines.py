@@ -17,6 +17,7 @@ import re
 
 import numpy as np
 
+from engine.formulas.image_rule import on_light_paper
 from engine.formulas.line_split import formula_lines
 from engine.imaging import INK_LEVEL, ink_map
 from engine.types import Box, Line
@@ -83,7 +84,7 @@ def math_groups(lines: list[Line], covered: list[Box]) -> list[Box]:
 def display_lines(group: Box, crop: np.ndarray, origin: tuple[int, int]) -> list[Box]:
     """The group's lines as page boxes (`crop` is the group's pixels, its top-left corner at
     `origin` on the page), or the group itself when it is one line."""
-    ink = ink_map(crop)
+    ink = ink_map(on_light_paper(crop))
     lines = formula_lines(ink) if ink is not None else None
     if lines is None:
         return [group]
@@ -103,7 +104,7 @@ def shared_ink(image: np.ndarray, a: Box, b: Box) -> float:
         return 0.0
     union = a.union(b)
     ox, oy = max(0, int(union.x0)), max(0, int(union.y0))
-    ink = ink_map(image[oy:int(np.ceil(union.y1)), ox:int(np.ceil(union.x1))])
+    ink = ink_map(on_light_paper(image[oy:int(np.ceil(union.y1)), ox:int(np.ceil(union.x1))]))
     if ink is None:
         return 0.0
     inked = ink > INK_LEVEL

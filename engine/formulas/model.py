@@ -20,6 +20,7 @@ import numpy as np
 from engine.formulas.reading import LOW_CONFIDENCE, FormulaReading  # noqa: F401 (LOW_CONFIDENCE: re-exported)
 from engine.formulas.guards import (GUARD_LENGTH, GUARD_REPETITION, SPACING, length_cap,
                                     runaway_tail, trim_spacing)
+from engine.formulas.image_rule import on_light_paper
 from engine.formulas.line_split import formula_lines, ink_bands
 from engine.formulas.latex_tokens import detokenize, normalize, tokenize
 from engine.imaging import INK_LEVEL, ink_map
@@ -155,8 +156,8 @@ class FormulaRecognizerModel:
 
         A crop whose ink falls into several lines (engine.formulas.line_split) is also read line by
         line; the lines, stacked in an array, replace the whole reading when they are read more
-        confidently."""
-        inks = [ink_map(c) for c in crops]
+        confidently. Light ink on dark paper (a dark theme's screenshot) is read inverted."""
+        inks = [None if c is None else ink_map(on_light_paper(c)) for c in crops]
         split = {i: lines for i, ink in enumerate(inks)
                  if ink is not None and (lines := formula_lines(ink)) is not None}
         readings = self._read_images([None if ink is None else fit(ink) for ink in inks],

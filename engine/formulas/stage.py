@@ -4,16 +4,15 @@ of every formula region with its equation number."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from engine.formulas.equation_numbers import NumberedFormula, number_text, numbered_formula, tagged
+from engine.formulas.image_rule import may_be_formula_image, on_light_paper, reads_as_formula
 from engine.formulas.loose_lines import MIN_SHARED_INK, display_lines, math_groups, shared_ink
 from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds
 from engine.page import PageState, keep_crop, regions_of
-from engine.text import has_cjk
-from engine.types import BlockKind, Box, Line, PageError, Region
+from engine.types import BlockKind, Box, PageError, Region
 
 
 def recognize_formula_image(page: PageState, models) -> PageState:
@@ -21,47 +20,37 @@ def recognize_formula_image(page: PageState, models) -> PageState:
     one formula region around its ink.
 
     Layout models trained on pages label such images at random (formula, heading, figure or
-    nothing), so this looks at what the formula model makes of the ink instead. It is taken as a
-    formula when the layout found at most one region, no table or formula among them, and the
-    reading is confident (not `low_confidence`) and holds math, not just styled text: the model
-    also reads text lines, sometimes confidently. `ConvertOptions.formula_image` takes any image
+    nothing, or a formula cut in pieces), so this looks at what the formula model makes of the
+    whole ink instead (engine/formulas/image_rule.py): tried when the layout found no table and
+    few regions and the OCR text is not prose, taken when the reading holds math and is
+    confident enough. Light ink on a dark background is read inverted. The image's layout
+    regions give way to the one formula region. `ConvertOptions.formula_image` takes any image
     input as one formula."""
     forced = page.options.formula_image
-    if page.document.kind.is_paged or (not forced and not _may_be_formula_image(page.regions,
-                                                                                 page.lines)):
+    if page.document.kind.is_paged or (not forced and not may_be_formula_image(page.regions,
+                                                                               page.lines)):
         return page
-    bounds = ink_bounds(page.image)
+    # Light ink on a dark background (a dark theme's screenshot) is found and read inverted;
+    # the page keeps its own pixels for the image written beside the LaTeX.
+    paper = replace(page, image=on_light_paper(page.image))
+    bounds = ink_bounds(paper.image)
     recognizer = models.formula_recognizer()
     if bounds is None or recognizer is None:
         return page
     box = Box(*map(float, bounds))
-    reading = recognizer.read([page.crop(box)])[0]
-    looks_like_formula = (reading is not None and not reading.low_confidence
-                          and looks_like_math(reading.latex))
-    if reading is None or not (forced or looks_like_formula):
+    reading = recognizer.read([paper.crop(box)])[0]
+    if reading is None or not (forced or reads_as_formula(reading)):
         return page
+    # The OCR lines are the formula's too: its region holds them (a detected line reaches past
+    # the ink), so none is left over as a paragraph or read again as a loose math line.
+    height, width = page.image.shape[:2]
+    for line in page.lines:
+        box = box.union(line.box)
+    box = Box(max(0.0, box.x0), max(0.0, box.y0), min(float(width), box.x1),
+              min(float(height), box.y1))
     regions = [Region(BlockKind.FORMULA, box, reading.confidence)]
     page = keep_reading(page, regions, 0, reading)
     return replace(page, regions=tuple(regions))
-
-
-FORMULA_IMAGE_MAX_LINES = 8
-FORMULA_IMAGE_MAX_WORDS = 5
-_WORD = re.compile(r"[^\W\d_]{4,}")
-
-
-def _may_be_formula_image(regions: tuple[Region, ...] | None, lines: tuple[Line, ...]) -> bool:
-    """Layout ran and found at most one region, and no table or formula; and the OCR text is not
-    prose (a scanned page of text is one layout region too, and reading its whole ink as a
-    formula costs a third of a second for nothing). Chinese, Japanese or Korean text is never
-    a formula."""
-    if regions is None or len(regions) > 1 or any(
-            r.kind in (BlockKind.TABLE, BlockKind.FORMULA) for r in regions):
-        return False
-    if any(has_cjk(line.text) for line in lines):
-        return False
-    words = sum(len(_WORD.findall(line.text)) for line in lines)
-    return len(lines) <= FORMULA_IMAGE_MAX_LINES and words <= FORMULA_IMAGE_MAX_WORDS
 
 
 def find_math_lines(page: PageState, models) -> PageState:
@@ -69,12 +58,16 @@ def find_math_lines(page: PageState, models) -> PageState:
     formula model reads them confidently as math (engine/formulas/loose_lines.py). A group whose
     ink falls into separate lines (two equations one above the other) is one region per line.
     A group sharing ink with a layout formula region not read yet is merged into it (one region,
-    the union box, read once by `recognize_formulas`): one block per formula."""
+    the union box, read once by `recognize_formulas`), one sharing ink with a formula region read
+    already is dropped: one block per formula."""
     if page.regions is None or not page.lines:
         return page
     regions = list(page.regions)
     groups = []
     for group in math_groups(list(page.lines), [r.box for r in regions]):
+        if any(r.kind is BlockKind.FORMULA and r.latex
+               and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK for r in regions):
+            continue  # read already (an image input read as one formula)
         same = [i for i, r in enumerate(regions) if r.kind is BlockKind.FORMULA and not r.latex
                 and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK]
         if not same:

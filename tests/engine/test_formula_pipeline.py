@@ -148,7 +148,8 @@ def test_an_image_of_one_formula_is_read_as_one_whatever_the_layout_called_it(tm
 @pytest.mark.parametrize("reading", [
     FormulaReading("\\text { C h a p t e r 3 }", 0.85, 9),  # text, read confidently
     FormulaReading("2 0 2 3", 0.93, 4),
-    FormulaReading("a + ( x + y ) - x", 0.6, 9),  # math, but doubtful
+    FormulaReading("a + ( x + y ) - x", 0.5, 9),  # math, but too doubtful
+    FormulaReading("\\text { a b } \\frac { 1 } { 2 } c d e f g", 0.7, 16),  # doubtful, spelled
     None,
 ])
 def test_an_image_that_is_not_clearly_one_formula_is_left_alone(tmp_path, reading):
@@ -158,7 +159,7 @@ def test_an_image_that_is_not_clearly_one_formula_is_left_alone(tmp_path, readin
 
 @pytest.mark.parametrize("layout", [
     [Region(BlockKind.TABLE, Box(35, 25, 265, 75), 0.9)],
-    [Region(BlockKind.TEXT, Box(35, 25, 150, 75), 0.9), Region(BlockKind.TEXT, Box(160, 25, 265, 75), 0.9)],
+    [Region(BlockKind.TEXT, Box(35 + 60 * i, 25, 85 + 60 * i, 75), 0.9) for i in range(4)],
 ])
 def test_tables_and_pages_of_several_blocks_are_not_tried_as_a_formula(tmp_path, layout):
     recognizer = FakeRecognizer(MATH)

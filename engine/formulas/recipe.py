@@ -1,0 +1,189 @@
+"""The journey of a document, in one place: open it, choose its pages, run each page through
+PAGE_STAGES, set aside what repeats across pages, write the Markdown and commit every file at
+once. Adding a page stage is one line in PAGE_STAGES."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from engine import events
+from engine.errors import (Cancelled, CorruptDocument, DocumentFailed, InvalidOptions,
+                           PaperlensError)
+from engine.formulas.stage import find_math_lines, recognize_formula_image, recognize_formulas
+from engine.input.document import open_document
+from engine.input.stage import choose_text_source, render
+from engine.layout.stage import detect_layout
+from engine.models.roles import ModelSet
+from engine.ocr.stage import recognize_text
+from engine.options import ConvertOptions
+from engine.output.content_list import content_list
+from engine.output.markdown import render_markdown
+from engine.output.overlay import LayoutOverlay
+from engine.output.writer import OutputWriter, check_writable
+from engine.page import PageState, Stage
+from engine.structure.furniture import mark_furniture
+from engine.structure.stage import assemble_blocks, crop_figures
+from engine.tables.stage import recognize_tables
+from engine.types import DocumentResult, PageError, PageResult, Status, document_status
+
+PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
+    ("render", render),                            # engine/input: page -> pixels
+    ("text_layer", choose_text_source),            # engine/input: a trustworthy text layer?
+    ("ocr", recognize_text),                       # engine/ocr: det -> cls -> rec otherwise
+    ("layout", detect_layout),                     # engine/layout: regions by kind
+    ("formula_image", recognize_formula_image),    # engine/formulas: an image that is a formula
+    ("math_lines", find_math_lines),               # engine/formulas: display math left loose
+    ("table", recognize_tables),                   # engine/tables
+    ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
+    ("figures", crop_figures),                     # engine/structure
+    ("blocks", assemble_blocks),                   # engine/structure: blocks in reading order
+)
+
+
+def convert_document(source: Path, options: ConvertOptions, models: ModelSet,
+                     on_event: events.EventCallback, check_cancel: Callable[[], None]
+                     ) -> DocumentResult:
+    started = time.perf_counter()
+    stem = options.output_name or source.stem
+    if options.output_dir is not None:
+        check_writable(Path(options.output_dir))
+    writer: OutputWriter | None = None
+    overlay = LayoutOverlay() if options.write_layout_overlay else None
+    try:
+        with open_document(source, options.password) as document:
+            numbers = select_pages(options.pages, document.page_count, source.name)
+            if options.output_dir is not None:
+                writer = OutputWriter(Path(options.output_dir), stem)
+            on_event(events.DocumentStarted(str(source), len(numbers)))
+            pages: list[PageResult] = []
+            for index, number in enumerate(numbers):
+                check_cancel()
+                page = PageState(document=document, page_number=number, options=options,
+                                 image_prefix=f"{stem}-p{number}")
+
+                def progress(stage: str, state: PageState, index=index, number=number) -> None:
+                    on_event(events.PageProgress(str(source), number, index, len(numbers), stage,
+                                                 state.image, state.rotation, state.lines,
+                                                 state.regions))
+
+                page, result = run_page(page, models, check_cancel, progress)
+                for warning in result.warnings:
+                    on_event(events.Warning(str(source), warning, number))
+                if writer is not None:
+                    writer.add_images(dict(page.crops))
+                if overlay is not None and page.image is not None:
+                    overlay.add_page(page.image, result)
+                pages.append(result)
+                on_event(events.PageDone(str(source), number, index, len(numbers), result,
+                                         dict(result.timings_s)))
+            check_cancel()
+            pages = mark_furniture(pages)
+            export_start = time.perf_counter()
+            markdown = render_markdown(pages, options.table_format, options.keep_furniture)
+            result = DocumentResult(path=str(source), kind=document.kind.value,
+                                    page_count=document.page_count, pages=tuple(pages),
+                                    markdown=markdown, status=document_status(pages),
+                                    warnings=tuple(f"page {p.page_number}: {w}"
+                                                   for p in pages for w in p.warnings))
+            if result.status is Status.FAILED:
+                raise DocumentFailed(_nothing_read(result), result)
+            if writer is not None:
+                check_cancel()
+                result = replace(result, outputs=commit(writer, result, stem, options, overlay))
+                writer = None
+            return replace(result, timings_s={"export": time.perf_counter() - export_start,
+                                              "total": time.perf_counter() - started})
+    finally:
+        if writer is not None:
+            writer.abort()
+        if overlay is not None:
+            overlay.close()
+
+
+def _nothing_read(result: DocumentResult) -> str:
+    first = result.pages[0]
+    reason = f" (page {first.page_number}, {first.errors[0].stage}: {first.errors[0].message})" \
+        if first.errors else ""
+    return f"No page of {Path(result.path).name} could be read{reason}; nothing was written."
+
+
+def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None],
+             on_stage: Callable[[str, PageState], None] = lambda _stage, _page: None
+             ) -> tuple[PageState, PageResult]:
+    """Every stage in order, each timed; pure inference time is recorded per model role.
+
+    A stage that raises fails this page alone (status failed, the stage and the reason in its
+    errors) and the document goes on. Cancellation, and errors about the whole run (a model
+    that cannot be loaded, an output folder that cannot be written), stop the document; so
+    does a damaged single image, which has no other page to save. `on_stage(name, page)` hears
+    of every stage that finished, for a live view of the page."""
+    before = models.clock_snapshot()
+    timings: dict[str, float] = {}
+    failed = False
+    for name, stage in PAGE_STAGES:
+        check_cancel()
+        start = time.perf_counter()
+        try:
+            page = stage(page, models)
+        except Cancelled:
+            raise
+        except PaperlensError as exc:
+            if not isinstance(exc, CorruptDocument) or not page.document.kind.is_paged:
+                raise
+            page, failed = _failed(page, name, exc), True
+        except Exception as exc:  # one bad page fails that page, never the document
+            page, failed = _failed(page, name, exc), True
+        timings[name] = time.perf_counter() - start
+        if failed:
+            break
+        on_stage(name, page)
+    for role, seconds in models.clock_snapshot().items():
+        spent = seconds - before.get(role, 0.0)
+        if spent > 0:
+            timings[f"onnx_{role}"] = spent
+    page = replace(page, timings_s=timings)
+    return page, page.result(failed=failed)
+
+
+def _failed(page: PageState, stage: str, exc: BaseException) -> PageState:
+    message = getattr(exc, "message", None) or str(exc)[:300] or type(exc).__name__
+    error = PageError(stage=stage, kind=type(exc).__name__, message=message)
+    return replace(page, blocks=(), crops=(), errors=page.errors + (error,),
+                   text_source_reason=page.text_source_reason or "failed")
+
+
+def commit(writer: OutputWriter, result: DocumentResult, stem: str, options: ConvertOptions,
+           overlay: LayoutOverlay | None) -> tuple[str, ...]:
+    """JSON, content list and layout PDF staged, then the Markdown last: once it is visible,
+    everything it links to is in place."""
+    payloads: dict[str, bytes] = {}
+    if options.write_json:
+        # What was read, never how long it took: the same input gives the same bytes.
+        data = result.to_json()
+        data.pop("markdown", None)
+        data.pop("timings_s", None)
+        for page in data["pages"]:
+            page.pop("timings_s", None)
+        payloads[f"{stem}.json"] = json.dumps(data, ensure_ascii=False, indent=1).encode()
+    if options.write_content_list:
+        payloads[f"{stem}_content_list.json"] = json.dumps(
+            content_list(result.pages), ensure_ascii=False, indent=1).encode()
+    staged: tuple[str, ...] = ()
+    if overlay is not None:
+        name = f"{stem}_layout.pdf"
+        staged = (writer.produce(name, lambda path: overlay.save(str(path))),)
+    payloads[f"{stem}.md"] = result.markdown.encode("utf-8")
+    return writer.commit(payloads, staged)
+
+
+def select_pages(pages: tuple[int, ...] | None, count: int, name: str) -> list[int]:
+    if pages is None:
+        return list(range(1, count + 1))
+    outside = [p for p in pages if p > count]
+    if outside:
+        raise InvalidOptions(f"{name} has {count} page(s); page {outside[0]} does not exist.")
+    return list(pages)
