@@ -7,6 +7,7 @@ import statistics
 from collections import Counter
 from dataclasses import replace
 
+from engine.structure.vertical import is_vertical_page
 from engine.types import Block, BlockKind, PageResult
 
 # Blocks in the top or bottom tenth of a page may repeat from page to page.
@@ -54,10 +55,14 @@ def _beside_page_number(block: Block, numbers: list[Block], page: PageResult) ->
     return False
 
 
-def _in_margin(block: Block, page: PageResult, body: list[Block]) -> bool:
+def _in_margin(block: Block, page: PageResult, body: list[Block], vertical_page: bool = False
+               ) -> bool:
     """A short block near the top or bottom edge with a wide gap to the text body, or text
-    running vertically along a side edge."""
+    running vertically along a side edge (unless the page is set in vertical columns, where
+    the first column stands at the right edge)."""
     if block.lines and all(ln.vertical for ln in block.lines):
+        if vertical_page:
+            return False
         return (block.box.x1 <= page.width * SIDE_MARGIN_SHARE
                 or block.box.x0 >= page.width * (1 - SIDE_MARGIN_SHARE))
     if len(block.lines) > 2 or not body:
@@ -98,12 +103,13 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
         picture_page = figures >= PICTURE_PAGE_SHARE * page.width * page.height
         body = [b for b in page.blocks if _band(b, page) is None]
         numbers = [b for b in page.blocks if _is_page_number(b) and _near_edge(b, page)]
+        vertical_page = is_vertical_page([ln for b in page.blocks for ln in b.lines])
         blocks = []
         for block in page.blocks:
             band = _band(block, page)
             repeated = band is not None and counts[(band, _signature(block))] >= needed
             margin = not picture_page and (_beside_page_number(block, numbers, page)
-                                           or _in_margin(block, page, body))
+                                           or _in_margin(block, page, body, vertical_page))
             if repeated or block in numbers or margin:
                 kind = BlockKind.FOOTER if block.box.center_y > page.height / 2 else BlockKind.HEADER
                 block = replace(block, kind=kind)

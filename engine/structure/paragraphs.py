@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import re
 import statistics
+from dataclasses import replace
 
+from engine.structure.vertical import is_vertical, vertical_blocks
 from engine.text import joins_unspaced
 from engine.types import Block, BlockKind, Box, Line
 
 BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃\-–*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
+# An item number read straight onto Chinese text ("12.解方程": OCR keeps no space there, and
+# Chinese print sets none) is an item number all the same; a space is put after it.
+CJK_ITEM_RE = re.compile(r"^(\s*\(?\d{1,3}[.)])(?=[\u3400-\u4dbf\u4e00-\u9fff])")
 # A heading is clearly larger than the body text and short.
 HEADING_SIZE_RATIO = 1.15
 HEADING_MAX_CHARS = 120
@@ -93,10 +98,15 @@ def _gutter_between(left: Line, right: Line, lines: list[Line]) -> bool:
 def build_blocks(lines: list[Line], page_lines: list[Line] | None = None) -> list[Block]:
     """Consecutive lines that touch vertically, overlap horizontally and share a size form a
     block. Lines must be given in top-to-bottom order within their column. `page_lines`: as for
-    merge_fragments."""
+    merge_fragments. Columns of vertical CJK writing form their own paragraphs
+    (engine/structure/vertical.py)."""
+    columns = [ln for ln in lines if is_vertical(ln)]
+    if columns:
+        across = [ln for ln in lines if not is_vertical(ln)]
+        return vertical_blocks(columns) + (build_blocks(across, page_lines) if across else [])
     if not lines:
         return []
-    lines = merge_fragments(lines, page_lines)
+    lines = merge_fragments([_spaced_item(ln) for ln in lines], page_lines)
     body = body_font_size(lines)
     groups: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
@@ -109,6 +119,13 @@ def build_blocks(lines: list[Line], page_lines: list[Line] | None = None) -> lis
     for group in groups:
         blocks.extend(_split_list_items(group))
     return [_classify(block_lines, body) for block_lines in blocks]
+
+
+def _spaced_item(line: Line) -> Line:
+    match = CJK_ITEM_RE.match(line.text)
+    if match is None:
+        return line
+    return replace(line, text=f"{match.group(1)} {line.text[match.end():]}")
 
 
 def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:

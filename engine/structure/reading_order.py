@@ -16,8 +16,12 @@ born-digital, 0.473 -> 0.876 scanned; two-column papers 0.796 -> 1.000)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from engine.structure.stories import story_precedence
+from engine.structure.vertical import transpose
 from engine.types import Block, BlockKind
 
 # Two blocks share columns when they overlap horizontally by more than this share of the
@@ -38,26 +42,44 @@ BAND_GAP_LINES = 0.1
 HEADLINE_SIZE = 1.5
 
 
-def order_blocks(blocks: list[Block], right_to_left: bool = False) -> list[Block]:
-    """Blocks in the order a person reads them. `right_to_left`: columns run right to left."""
+def order_blocks(blocks: list[Block], right_to_left: bool = False, vertical: bool = False
+                 ) -> list[Block]:
+    """Blocks in the order a person reads them. `right_to_left`: columns run right to left.
+    `vertical`: a page of vertical CJK writing (engine/structure/vertical.py), read in the
+    frame where its columns become lines: the same rules then read tiers top to bottom and the
+    columns of each from the right."""
     if len(blocks) <= 1:
         return list(blocks)
+    if vertical:
+        turned = [replace(b, box=transpose(b.box), lines=tuple(
+            replace(ln, box=transpose(ln.box)) for ln in b.lines)) for b in blocks]
+        position = {id(t): i for i, t in enumerate(turned)}
+        return [blocks[position[id(t)]] for t in order_blocks(turned, right_to_left)]
     ordered: list[Block] = []
+    body = body_line_height(blocks)
     for band in bands(blocks):
         boxes = np.array([[b.box.x0, b.box.y0, b.box.x1, b.box.y1] for b in band], dtype=float)
         if right_to_left:
             boxes[:, [0, 2]] = -boxes[:, [2, 0]]
-        ordered.extend(band[i] for i in topological(precedence(boxes), boxes))
+        before = precedence(boxes)
+        if body > 0:
+            before = story_precedence(band, boxes, before, body)
+        ordered.extend(band[i] for i in topological(before, boxes))
     return ordered
+
+
+def body_line_height(blocks: list[Block]) -> float:
+    """The median height of the page's text lines (0 when none are known)."""
+    heights = sorted(line.box.height for b in blocks for line in b.lines if line.box.height > 0)
+    return heights[len(heights) // 2] if heights else 0.0
 
 
 def bands(blocks: list[Block]) -> list[list[Block]]:
     """The page cut across its whole width where a blank stripe at least BAND_GAP_LINES text
     lines high crosses it: stories stacked on a newspaper page, read one after the other."""
-    heights = sorted(line.box.height for b in blocks for line in b.lines if line.box.height > 0)
-    if not heights or BAND_GAP_LINES <= 0:
+    body = body_line_height(blocks)
+    if body <= 0 or BAND_GAP_LINES <= 0:
         return [list(blocks)]
-    body = heights[len(heights) // 2]
     spans = sorted(blocks, key=lambda b: b.box.y0)
     result: list[list[Block]] = [[spans[0]]]
     reach = spans[0].box.y1

@@ -1,4 +1,4 @@
-"""python -m tools.structure generate [--count N] [--seed S]
+"""python -m tools.structure generate [--count N] [--seed S] [--families ...]
 python -m tools.structure eval [--tools paperlens,text_layer,tesseract] [--families ...]"""
 
 from __future__ import annotations
@@ -8,8 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from tools.structure.generate import DEFAULT_OUT, generate
-from tools.structure.layouts import FAMILIES
+from tools.structure.generate import ALL_FAMILIES, DEFAULT_OUT, generate
 
 RESULTS = Path("docs/results/structure.json")
 
@@ -21,16 +20,18 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--count", type=int, default=20, help="pages per family (default 20)")
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    gen.add_argument("--families", help="comma-separated subset of " + ",".join(ALL_FAMILIES))
     ev = commands.add_parser("eval", help="score Paperlens and the baselines on the set")
     ev.add_argument("--folder", type=Path, default=DEFAULT_OUT)
     ev.add_argument("--tools", default="paperlens,text_layer,tesseract")
-    ev.add_argument("--families", help="comma-separated subset of " + ",".join(FAMILIES))
+    ev.add_argument("--families", help="comma-separated subset of " + ",".join(ALL_FAMILIES))
     ev.add_argument("--limit", type=int, help="at most this many pages (for quick checks)")
     ev.add_argument("--out", type=Path, default=RESULTS,
                     help=f"where the results go (default {RESULTS})")
     args = parser.parse_args(argv)
     if args.command == "generate":
-        pages = generate(args.out, args.count, args.seed)
+        chosen = tuple(args.families.split(",")) if args.families else ALL_FAMILIES
+        pages = generate(args.out, args.count, args.seed, chosen)
         print(f"{len(pages)} pages in {args.out}", file=sys.stderr)
         return 0
     from tools.structure.evaluate import evaluate

@@ -1,8 +1,11 @@
 """A/B of reading-order functions on stored page blocks, without running any model again.
 
 `python -m tools.structure.ab_order collect` converts the set once and keeps each page's blocks
-before ordering (build/structure/blocks.pkl); `score` re-orders them with each candidate and
-scores the Markdown against the truth, in seconds."""
+before ordering and what page assembly received (lines, layout regions; build/structure/
+blocks.pkl); `score` re-orders the blocks with each candidate and scores the Markdown against
+the truth, in seconds; `reassemble` runs the whole of page assembly again (paragraphs, vertical
+writing, figures holding text, order, furniture) with the engine as it is now, for rules that
+act before ordering. `--set module.NAME=value` changes a threshold for one run."""
 
 from __future__ import annotations
 
@@ -17,7 +20,8 @@ from tools.structure.generate import DEFAULT_OUT
 
 
 def collect(folder: Path, variants: tuple[str, ...]) -> Path:
-    """Every page converted once; the unordered blocks of each kept beside the set."""
+    """Every page converted once; the unordered blocks of each (and whether the page was read
+    as vertical writing) kept beside the set."""
     import json
 
     from engine.api import Engine
@@ -25,14 +29,22 @@ def collect(folder: Path, variants: tuple[str, ...]) -> Path:
     from engine.structure import assembly
     from settings import SettingsStore
 
-    captured: list[list] = []
-    original = assembly.order_blocks
+    from engine.structure import stage
 
-    def capture(blocks):
-        captured.append(list(blocks))
-        return original(blocks)
+    captured: list[tuple[list, bool]] = []
+    inputs: list[tuple] = []
+    original, original_assemble = assembly.order_blocks, stage.assemble_page
+
+    def capture(blocks, right_to_left=False, vertical=False):
+        captured.append((list(blocks), vertical))
+        return original(blocks, right_to_left, vertical)
+
+    def capture_inputs(lines, regions, page_area=None):
+        inputs.append((list(lines), None if regions is None else list(regions), page_area))
+        return original_assemble(lines, regions, page_area)
 
     assembly.order_blocks = capture
+    stage.assemble_page = capture_inputs
     engine = Engine(SettingsStore().load())
     pages = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["pages"]
     stored = []
@@ -42,12 +54,15 @@ def collect(folder: Path, variants: tuple[str, ...]) -> Path:
                 path = folder / (f"{page['id']}.pdf" if variant == "digital"
                                  else f"{page['id']}.scan.jpg")
                 captured.clear()
+                inputs.clear()
                 result = engine.convert(path, ConvertOptions())
+                unordered, vertical = captured[-1] if captured else ([], False)
                 stored.append({"id": page["id"], "family": page["family"], "variant": variant,
-                               "unordered": captured[-1] if captured else [],
+                               "unordered": unordered, "vertical": vertical,
+                               "inputs": inputs[-1] if inputs else None,
                                "page": result.pages[0]})
     finally:
-        assembly.order_blocks = original
+        assembly.order_blocks, stage.assemble_page = original, original_assemble
     out = folder / "blocks.pkl"
     out.write_bytes(pickle.dumps(stored))
     return out
@@ -65,7 +80,8 @@ def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
     for item in stored:
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
         for name, order in candidates.items():
-            blocks = footnotes_last(place_captions(label_captions(order(item["unordered"]))))
+            ordered = order(item["unordered"], vertical=item.get("vertical", False))
+            blocks = footnotes_last(place_captions(label_captions(ordered)))
             page = replace(item["page"], blocks=tuple(blocks))
             sim = text_similarity(render_markdown([page]), truth)
             table[name][f"{item['family']}/{item['variant']}"].append(sim)
@@ -73,18 +89,60 @@ def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
             for name, rows in table.items()}
 
 
+def reassemble(folder: Path) -> dict[str, dict[str, float]]:
+    """Each stored page assembled again from its lines and regions, furniture marked, scored."""
+    from dataclasses import replace
+
+    from engine.output.markdown import render_markdown
+    from engine.structure.assembly import assemble_page
+    from engine.structure.furniture import mark_furniture
+    from tools.eval.scoring import text_similarity
+
+    stored = pickle.loads((folder / "blocks.pkl").read_bytes())
+    table: dict[str, list[float]] = defaultdict(list)
+    for item in stored:
+        if item.get("inputs") is None:
+            continue
+        truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
+        page = replace(item["page"], blocks=tuple(assemble_page(*item["inputs"])))
+        table[f"{item['family']}/{item['variant']}"].append(
+            text_similarity(render_markdown(mark_furniture([page])), truth))
+    return {"reassembled": {key: round(statistics.fmean(v), 4)
+                            for key, v in sorted(table.items())}}
+
+
+def set_threshold(assignment: str) -> None:
+    """`module.NAME=value`: a module constant changed for this run."""
+    import importlib
+
+    name, _, value = assignment.partition("=")
+    module, _, constant = name.rpartition(".")
+    target = importlib.import_module(module)
+    if not hasattr(target, constant):
+        raise SystemExit(f"{module} has no {constant}")
+    setattr(target, constant, type(getattr(target, constant))(float(value)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.structure.ab_order")
-    parser.add_argument("command", choices=("collect", "score"))
+    parser.add_argument("command", choices=("collect", "score", "reassemble"))
     parser.add_argument("--folder", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--variants", default="digital,scanned")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="change a threshold for this run (score, reassemble)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(collect(args.folder, tuple(args.variants.split(","))))
         return 0
-    from engine.structure.reading_order import order_blocks
+    for assignment in args.set:
+        set_threshold(assignment)
+    if args.command == "reassemble":
+        results = reassemble(args.folder)
+    else:
+        from engine.structure.reading_order import order_blocks
 
-    for name, rows in score(args.folder, {"current": order_blocks}).items():
+        results = score(args.folder, {"current": order_blocks})
+    for name, rows in results.items():
         for key, value in rows.items():
             print(f"{name:10} {key:24} {value:.4f}")
     return 0

@@ -5,6 +5,7 @@ text similarity, plus a bag-of-words F1 that tells wrong words from a wrong orde
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import statistics
 import subprocess
@@ -14,12 +15,26 @@ from pathlib import Path
 
 import pymupdf
 
+from engine.text import UNSPACED
 from tools.eval.markdown_text import strip_markdown
 from tools.eval.scoring import text_similarity
+from tools.structure.cjk_layouts import CJK_FAMILIES
+
+_UNSPACED = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in UNSPACED)
+# A word: one Chinese or Japanese character (they are written without spaces), or a run of
+# anything else between spaces.
+_WORD = re.compile(f"[{_UNSPACED}]|[^\\s{_UNSPACED}]+")
+# Tesseract's models for the Chinese families (Debian tesseract-ocr-chi-sim and -chi-sim-vert).
+TESSERACT_LANGUAGES = {"zh_vertical": "chi_sim_vert"} | {
+    family: "chi_sim" for family in CJK_FAMILIES if family != "zh_vertical"}
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(strip_markdown(text))
 
 
 def word_f1(pred: str, truth: str) -> float:
-    p, t = Counter(strip_markdown(pred).split()), Counter(strip_markdown(truth).split())
+    p, t = Counter(words(pred)), Counter(words(truth))
     common = sum((p & t).values())
     if not p or not t:
         return float(p == t)
@@ -33,10 +48,10 @@ def pdf_text_order(pdf: Path) -> str:
         return "\n".join(page.get_text() for page in doc)
 
 
-def tesseract(image: Path) -> str | None:
+def tesseract(image: Path, language: str = "eng") -> str | None:
     if shutil.which("tesseract") is None:
         return None
-    done = subprocess.run(["tesseract", str(image), "-", "-l", "eng"], capture_output=True,
+    done = subprocess.run(["tesseract", str(image), "-", "-l", language], capture_output=True,
                           text=True, timeout=300)
     return done.stdout if done.returncode == 0 else None
 
@@ -72,7 +87,8 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
             if "text_layer" in tools and variant == "digital":
                 outputs["text_layer"] = pdf_text_order(path)
             if "tesseract" in tools and variant == "scanned":
-                outputs["tesseract"] = tesseract(path)
+                outputs["tesseract"] = tesseract(
+                    path, TESSERACT_LANGUAGES.get(page["family"], "eng"))
             for tool, text in outputs.items():
                 if text is None:
                     continue

@@ -9,27 +9,52 @@ import json
 import random
 from pathlib import Path
 
+from tools.structure.cjk_layouts import CJK_FAMILIES, draw_cjk_page
+from tools.structure.cjk_text import load_chinese_prose, without_latin
 from tools.structure.layouts import FAMILIES, draw_page
 from tools.structure.scans import scan
-from tools.structure.text_source import load_prose
+from tools.structure.text_source import Prose, load_prose
+
+ALL_FAMILIES = FAMILIES + CJK_FAMILIES
 
 DEFAULT_OUT = Path("build/structure")
 
 
-def generate(out: Path, count: int, seed: int, families: tuple[str, ...] = FAMILIES
+def page_seed(seed: int, family: str, n: int) -> int:
+    """The seed of page `n` of a family in the set drawn from `seed`."""
+    return seed * 1_000_003 + ALL_FAMILIES.index(family) * 10_007 + n
+
+
+def draw_family_page(family: str, seed: int, texts: dict[str, Prose]) -> tuple[bytes, str]:
+    """A page of any family, its prose loaded once into `texts` (English or Chinese)."""
+    if family in CJK_FAMILIES:
+        if "zh" not in texts:
+            texts["zh"] = load_chinese_prose()
+            texts["zh_vertical"] = without_latin(texts["zh"])
+        return draw_cjk_page(family, texts["zh_vertical" if family == "zh_vertical" else "zh"],
+                             seed)
+    if "en" not in texts:
+        texts["en"] = load_prose()
+    return draw_page(family, texts["en"], seed)
+
+
+def generate(out: Path, count: int, seed: int, families: tuple[str, ...] = ALL_FAMILIES
              ) -> list[dict]:
+    unknown = sorted(set(families) - set(ALL_FAMILIES))
+    if unknown:
+        raise ValueError(f"unknown families {unknown}; known: {', '.join(ALL_FAMILIES)}")
     out.mkdir(parents=True, exist_ok=True)
-    prose = load_prose()
+    texts: dict[str, Prose] = {}
     pages = []
     for family in families:
         for n in range(count):
-            page_seed = seed * 1_000_003 + FAMILIES.index(family) * 10_007 + n
-            pdf, truth = draw_page(family, prose, page_seed)
+            drawn_from = page_seed(seed, family, n)
+            pdf, truth = draw_family_page(family, drawn_from, texts)
             stem = f"{family}-{n:03d}"
             (out / f"{stem}.pdf").write_bytes(pdf)
-            (out / f"{stem}.scan.jpg").write_bytes(scan(pdf, random.Random(page_seed)))
+            (out / f"{stem}.scan.jpg").write_bytes(scan(pdf, random.Random(drawn_from)))
             (out / f"{stem}.md").write_text(truth, encoding="utf-8")
-            pages.append({"id": stem, "family": family, "seed": page_seed})
+            pages.append({"id": stem, "family": family, "seed": drawn_from})
     manifest = {"count": count, "seed": seed, "families": list(families), "pages": pages}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return pages

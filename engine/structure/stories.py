@@ -1,0 +1,109 @@
+"""Stories stacked inside part of a page: a headline over some columns, with a blank stripe
+across those columns above it, starts a story read after everything above it there.
+
+A newspaper stacks stories in a block of columns beside another story (two short stories one
+under the other in the two right-hand columns, while the lead story runs down the three on the
+left). The headline of the lower one is often only as wide as its words, one column of two, so
+the column rules alone read the upper story's first column, then the lower headline and its
+first column (it lies left of the upper story's second column), then the rest. The story's
+columns are the blocks that start side by side just under the headline; when nothing crosses
+the stripe above the headline over those columns, what lies above it there is read first.
+Columns of a two-column paper pass beside a heading without such a stripe (a paragraph gap is
+shorter than a heading), and headings set near body size are not headlines."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.types import Block, BlockKind
+
+# Thresholds chosen on the generated Chinese newspapers (tools/structure, seed 1, ten pages,
+# born-digital/scanned order-sensitive similarity; 0.981/0.953 without the rule) and checked on
+# seed 2, the English families (seed 1, unchanged at every value below) and the dev set.
+# A story's headline is set at least this much larger than the body lines: 1.1-1.5 all read
+# 0.991/0.963 (side-story headlines are 1.3-1.6 times the body).
+STORY_HEADLINE_SIZE = 1.25
+# The story's first blocks start within this many body lines under its headline; blocks side
+# by side start within STORY_ROW_LINES of each other, with gutters of at most STORY_GUTTER_LINES.
+STORY_REACH_LINES = 3.0
+STORY_ROW_LINES = 1.0
+STORY_GUTTER_LINES = 3.0
+# Over the story's columns, nothing may lie in the stripe this many lines above the headline:
+# 0.1-1.0 read 0.991/0.963, 1.5 0.981/0.953.
+STORY_GAP_LINES = 0.5
+# A text block of at most this many lines can be a headline too: on a scanned seed-2 page the
+# layout model called a side story's headline text (seed 1 and the English set: no change;
+# seed-2 scanned newspapers 0.950 -> 0.959).
+TEXT_HEADLINE_LINES = 2
+# A block belongs to the story's columns when this share of its width lies inside them.
+INSIDE_SHARE = 0.5
+
+
+def is_headline(block: Block, body: float, ratio: float) -> bool:
+    """A heading, or a line or two of text, whose tallest line is at least `ratio` times the
+    body line height (the layout model calls some headlines text)."""
+    if not block.lines:
+        return False
+    if block.kind not in (BlockKind.TITLE, BlockKind.SECTION_HEADER) and not (
+            block.kind is BlockKind.TEXT and len(block.lines) <= TEXT_HEADLINE_LINES):
+        return False
+    return max(line.box.height for line in block.lines) >= ratio * body
+
+
+def story_columns(h: int, boxes: np.ndarray, body: float) -> tuple[float, float, int] | None:
+    """(x0, x1, blocks) of the row of blocks starting side by side just under headline `h`,
+    over each of which nothing crosses the stripe above the headline."""
+    x0, y0, x1, y1 = boxes.T
+    width = np.maximum(x1 - x0, 1e-6)
+    crossing = (y1 > y0[h] - STORY_GAP_LINES * body) & (y0 < y1[h])
+    crossing[h] = False
+    # blank[i]: nothing that crosses the stripe lies over block i's column.
+    over = (np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
+            ) > INSIDE_SHARE * width[:, None]
+    blank = ~(over & crossing[:, None]).any(axis=0)
+    overlap = np.minimum(x1, x1[h]) - np.maximum(x0, x0[h])
+    under = blank & (y0 >= y1[h] - 0.5 * body) & (y0 <= y1[h] + STORY_REACH_LINES * body) & (
+        overlap > 0.5 * np.minimum(width, width[h]))
+    under[h] = False
+    if not under.any():
+        return None
+    top = y0[under].min()
+    row = under & (y0 <= top + STORY_ROW_LINES * body)
+    left, right = x0[row].min(), x1[row].max()
+    grown = True
+    while grown:
+        beside = (blank & ~row & (np.abs(y0 - top) <= STORY_ROW_LINES * body)
+                  & (x0 <= right + STORY_GUTTER_LINES * body)
+                  & (x1 >= left - STORY_GUTTER_LINES * body))
+        beside[h] = False
+        grown = bool(beside.any())
+        row |= beside
+        left, right = x0[row].min(), x1[row].max()
+    return float(left), float(right), int(row.sum())
+
+
+def story_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndarray,
+                     body: float) -> np.ndarray:
+    """`before` with each stacked story's order added: what lies above its headline over its
+    columns comes before the headline and everything under it there."""
+    before = before.copy()
+    x0, y0, x1, y1 = boxes.T
+    width = np.maximum(x1 - x0, 1e-6)
+    for h, block in enumerate(blocks):
+        if not is_headline(block, body, STORY_HEADLINE_SIZE):
+            continue
+        found = story_columns(h, boxes, body)
+        if found is None or found[2] < 2:
+            continue  # a one-column story is ordered by the column rules already
+        left, right, _ = found
+        inside = (np.minimum(x1, right) - np.maximum(x0, left)) > INSIDE_SHARE * width
+        crossing = inside & (y1 > y0[h] - STORY_GAP_LINES * body) & (y0 < y1[h])
+        crossing[h] = False
+        if crossing.any():
+            continue
+        above = inside & (y1 <= y0[h])
+        below = inside & (y0 >= y0[h])
+        below[h] = True
+        before[np.ix_(above, below)] = True
+        before[np.ix_(below, above)] = False
+    return before
