@@ -44,6 +44,8 @@ class PageState:
     """Images to write next to the Markdown: (path relative to it, pixels)."""
     warnings: tuple[str, ...] = ()
     errors: tuple[PageError, ...] = ()
+    handwriting: bool = False
+    """Set by engine/ocr/handwriting.py when the page looks mostly handwritten."""
     timings_s: dict[str, float] = field(default_factory=dict)
 
     def warn(self, message: str) -> "PageState":
@@ -78,7 +80,8 @@ class PageState:
         return PageResult(page_number=self.page_number, width=width, height=height, dpi=self.dpi,
                           text_source=self.text_source, text_source_reason=self.text_source_reason,
                           blocks=self.blocks, rotation=self.rotation, warnings=self.warnings,
-                          timings_s=dict(self.timings_s), status=status, errors=self.errors)
+                          timings_s=dict(self.timings_s), status=status, errors=self.errors,
+                          handwriting=self.handwriting)
 
 
 @dataclass(frozen=True)

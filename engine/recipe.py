@@ -19,6 +19,7 @@ from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
+from engine.ocr.handwriting import flag_handwriting
 from engine.ocr.stage import recognize_text, split_at_gutters
 from engine.options import ConvertOptions
 from engine.output.content_list import content_list
@@ -35,6 +36,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("render", render),                            # engine/input: page -> pixels
     ("text_layer", choose_text_source),            # engine/input: a trustworthy text layer?
     ("ocr", recognize_text),                       # engine/ocr: det -> cls -> rec otherwise
+    ("handwriting", flag_handwriting),             # engine/ocr: mostly handwritten? say so
     ("layout", detect_layout),                     # engine/layout: regions by kind
     ("gutters", split_at_gutters),                 # engine/ocr: lines cut at column gutters
     ("line_numbers", drop_line_number_gutter),     # engine/structure: 1, 2, 3 ... in a margin

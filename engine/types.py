@@ -194,6 +194,9 @@ class PageResult:
     timings_s: dict[str, float] = field(default_factory=dict)
     status: Status = Status.OK
     errors: tuple[PageError, ...] = ()
+    handwriting: bool = False
+    """The page looks mostly handwritten (engine/ocr/handwriting.py): its text comes from a
+    recogniser trained on print and is likely wrong; a page warning says so."""
 
 
 @dataclass(frozen=True)

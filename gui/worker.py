@@ -128,7 +128,9 @@ class ConversionWorker(QObject):
                 elif isinstance(event, events.PageDone):
                     self.pageDone.emit(request.job_id, event)
                 elif isinstance(event, events.Warning):
-                    self.warningRaised.emit(request.job_id, event.message)
+                    # A page's warning names its page, as the document's warnings do.
+                    where = f"page {event.page_number}: " if event.page_number else ""
+                    self.warningRaised.emit(request.job_id, where + event.message)
                 elif isinstance(event, events.ModelDownloadProgress):
                     self.downloadProgress.emit(event)
                 elif isinstance(event, events.DeviceDecided):

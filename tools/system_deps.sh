@@ -35,6 +35,15 @@ if [ "$mode" = test ]; then
   # (headless; Math draws Word equations) convert the exported .docx in a test: the -nogui
   # builds, unless the desktop ones are installed already (the two cannot sit side by side).
   required_packages+=(poppler-utils)
+  # Handwriting and print fonts the handwriting tests draw their pages with
+  # (tools/handwriting/fonts.py; the tests are skipped without them).
+  optional_packages+=(fonts-dkg-handwriting fonts-breip fonts-bwht fonts-dancingscript
+                      fonts-ecolier-court fonts-femkeklaver fonts-humor-sans fonts-kaushanscript
+                      fonts-kristi fonts-rufscript fonts-lobster fonts-levien-typoscript
+                      fonts-urw-base35 fonts-liberation fonts-dejavu-core fonts-comic-neue)
+  # Noto CJK fonts and the Chinese manual pages (their prose): the generated Chinese pages of
+  # tools/structure that tests/engine/test_structure_cjk.py reads.
+  required_packages+=(fonts-noto-cjk manpages-zh)
   if [ -n "$(dpkg-query -W -f='${Status}' libreoffice-writer 2>/dev/null | grep 'ok installed')" ]; then
     optional_packages+=(libreoffice-math)
   else
