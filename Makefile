@@ -40,7 +40,7 @@ test: $(STAMP) sysdeps models
 
 test-cluster: $(STAMP) models
 	$(BIN)/python -m pip install --quiet -e '.[test,service,cluster]'
-	$(BIN)/python -m pytest tests/cluster -m cluster
+	$(BIN)/python -m pytest tests/cluster tests/service/test_service_ray_option.py -m cluster
 
 test-fast: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not model and not network and not slow"

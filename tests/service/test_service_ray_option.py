@@ -38,6 +38,7 @@ def test_every_service_module_imports_without_ray():
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.cluster  # needs Ray: run by `make test-cluster`
 def test_ray_address_is_checked_before_start(tmp_path):
     pytest.importorskip("ray", reason="the cluster extra is not installed")
     with pytest.raises(ValueError, match="not a Ray address"):
