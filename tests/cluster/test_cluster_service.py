@@ -6,7 +6,6 @@ read twice), a cancel that stops within one page, and outputs that are the CLI's
 from __future__ import annotations
 
 import io
-import sqlite3
 import sys
 import threading
 import time
@@ -25,25 +24,10 @@ if str(SERVICE_TESTS) not in sys.path:
     sys.path.insert(0, str(SERVICE_TESTS))
 
 from service_samples import figure_pixels, invoice_pages, write_scan  # noqa: E402
-from tests.service.conftest import (assert_same_outputs, restart, run_cli,  # noqa: E402
-                                    start_server)
+from tests.service.conftest import (alive, assert_same_outputs, done_pages,  # noqa: E402
+                                    restart, run_cli, start_server)
 
 KILL_AFTER_PAGES = 3
-
-
-def done_pages(database: Path) -> dict[tuple[str, int, int], tuple[float, int]]:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        return {(job, doc, idx): (finished, attempts) for job, doc, idx, finished, attempts in
-                db.execute("SELECT job_id, doc, idx, finished_at, attempts FROM pages "
-                           "WHERE state='done'")}
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
 
 
 def follow_events(server, job_id: str, into: list[tuple[str, str]]) -> threading.Thread:

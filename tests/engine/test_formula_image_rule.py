@@ -21,6 +21,7 @@ from engine.input.stage import render
 from engine.options import ConvertOptions
 from engine.page import PageState
 from engine.types import BlockKind, Box, Line, Region
+from formula_fakes import FakeModels, FakeRecognizer
 
 MATH = "x ^ { 2 } + y ^ { 2 } = r ^ { 2 }"
 
@@ -105,24 +106,6 @@ def test_which_readings_of_the_whole_image_make_it_a_formula(reading, taken):
 
 
 # ----------------------------------------------------------------- the stage, fake recogniser
-
-
-class FakeRecognizer:
-    def __init__(self, reading: FormulaReading | None) -> None:
-        self.reading = reading
-        self.crops: list[np.ndarray] = []
-
-    def read(self, crops):
-        self.crops.extend(crops)
-        return [self.reading] * len(crops)
-
-
-class FakeModels:
-    def __init__(self, recognizer) -> None:
-        self.recognizer = recognizer
-
-    def formula_recognizer(self):
-        return self.recognizer
 
 
 def dark_image(tmp_path: Path) -> Path:

@@ -15,6 +15,7 @@ from engine.output.markdown import render_markdown
 from engine.page import PageState
 from engine.structure.stage import assemble_blocks
 from engine.types import BlockKind, Box, Line, Region
+from formula_fakes import FakeModels, FakeRecognizer
 
 EQUATION = Box(300.0, 200.0, 700.0, 240.0)
 NUMBER = Box(1100.0, 205.0, 1160.0, 235.0)
@@ -34,23 +35,6 @@ def page_image() -> np.ndarray:
 
 
 LINES = (line("E = mc²", EQUATION), line("(13)", NUMBER))
-
-
-class FakeRecognizer:
-    def __init__(self, reading) -> None:
-        self.reading, self.crops = reading, []
-
-    def read(self, crops):
-        self.crops.extend(crops)
-        return [self.reading for _ in crops]
-
-
-class FakeModels:
-    def __init__(self, recognizer) -> None:
-        self.recognizer = recognizer
-
-    def formula_recognizer(self):
-        return self.recognizer
 
 
 def run(regions, reading=FormulaReading(LATEX, 0.95, 7)):

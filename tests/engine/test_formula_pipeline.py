@@ -26,28 +26,9 @@ from engine.models.sessions import GPU_FORMULA_BATCH, FormulaSessions
 from engine.page import PageState
 from engine.structure.stage import assemble_blocks, crop_figures
 from engine.types import BlockKind, Box, Line, PageError, Region, Status
+from formula_fakes import FakeModels, FakeRecognizer
 
 INK = (40, 30, 260, 70)  # x0, y0, x1, y1 of the dark bar drawn on every test image
-
-
-class FakeRecognizer:
-    """Answers every crop with the same reading and counts the crops it was given."""
-
-    def __init__(self, reading: FormulaReading | None) -> None:
-        self.reading = reading
-        self.crops: list[np.ndarray] = []
-
-    def read(self, crops):
-        self.crops.extend(crops)
-        return [self.reading] * len(crops)
-
-
-class FakeModels:
-    def __init__(self, recognizer) -> None:
-        self.recognizer = recognizer
-
-    def formula_recognizer(self):
-        return self.recognizer
 
 
 def image_file(tmp_path: Path) -> Path:

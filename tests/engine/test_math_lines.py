@@ -8,6 +8,7 @@ from engine.formulas.stage import find_math_lines
 from engine.options import ConvertOptions
 from engine.page import PageState
 from engine.types import BlockKind, Box, Line, Region
+from formula_fakes import FakeModels, FakeRecognizer
 
 
 def line(text, x0, y0, x1, y1):
@@ -41,23 +42,6 @@ def test_lines_inside_a_layout_region_are_left_to_it():
 
 def test_pieces_alone_make_no_formula():
     assert math_groups([line("a", 0, 0, 10, 20), line("b", 12, 0, 22, 20)], covered=[]) == []
-
-
-class FakeRecognizer:
-    def __init__(self, reading):
-        self.reading, self.crops = reading, []
-
-    def read(self, crops):
-        self.crops.extend(crops)
-        return [self.reading for _ in crops]
-
-
-class FakeModels:
-    def __init__(self, recognizer):
-        self.recognizer = recognizer
-
-    def formula_recognizer(self):
-        return self.recognizer
 
 
 class FakePage(PageState):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -203,3 +204,21 @@ def inputs(tmp_path_factory):
     return {"scan": write_scan(folder / "letters.pdf", invoice_pages(3, 2)),
             "png": write_png(folder / "note.png", ["Receipt 42", "Two loaves"]),
             "three": write_scan(folder / "three.pdf", invoice_pages(5, 3))}
+
+
+def done_pages(database: Path) -> dict[tuple[str, int, int], tuple[float, int]]:
+    """(job, document, page) -> (finished at, attempts) of every page done, read from the
+    service's table without writing to it."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+        return {(job, doc, idx): (finished, attempts) for job, doc, idx, finished, attempts in
+                db.execute("SELECT job_id, doc, idx, finished_at, attempts FROM pages "
+                           "WHERE state='done'")}
+
+
+def alive(pid: int) -> bool:
+    """Whether the process runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state != "Z"

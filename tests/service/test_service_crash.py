@@ -4,14 +4,13 @@ finished before the kill is read again, and every output is what the CLI writes.
 from __future__ import annotations
 
 import io
-import sqlite3
 import time
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from conftest import assert_same_outputs, restart, run_cli, start_server
+from conftest import alive, assert_same_outputs, done_pages, restart, run_cli, start_server
 from service_samples import figure_pixels, invoice_pages, write_scan
 
 pytestmark = [pytest.mark.model, pytest.mark.service, pytest.mark.slow]
@@ -20,21 +19,6 @@ JOBS = 20
 DISTINCT = 4
 PAGES_PER_JOB = 2
 KILL_AFTER_PAGES = 12
-
-
-def done_pages(database: Path) -> dict[tuple[str, int, int], tuple[float, int]]:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        return {(job, doc, idx): (finished, attempts) for job, doc, idx, finished, attempts in
-                db.execute("SELECT job_id, doc, idx, finished_at, attempts FROM pages "
-                           "WHERE state='done'")}
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, IndexError):
-        return False
-    return state != "Z"
 
 
 def test_jobs_resume_after_kill_9(models_ready, tmp_path):
