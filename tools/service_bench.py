@@ -1,15 +1,17 @@
 """Load benchmark of paperlens-serve, against the CLI's way of converting the same files.
 
-    python -m tools.service_bench [--clients 4] [--workers 1] [--rss-jobs 100] [--items N]
+    python -m tools.service_bench [--clients 4] [--workers 1] [--rounds 3] [--rss-jobs 100]
+                                  [--items N]
     python -m tools.service_bench --rss-only --rss-jobs 500      memory over many jobs only
 
 1. Baseline: the dev set's documents (document and page items of ../shared/eval/dev)
    converted one after another by one Engine in one process, as `paperlens-cli convert` does
    (models loaded before the clock starts).
 2. Service: a real paperlens-serve with the same number of workers on a loopback port;
-   `--clients` threads submit the same documents to POST /v1/jobs, follow each to its end and
-   fetch its Markdown. Throughput over the whole run, latency per document (submit -> done).
-   Overhead = 1 - service throughput / baseline throughput, at the same worker count.
+   `--clients` threads submit the same documents to POST /v1/jobs, follow each to its end on
+   its event stream and fetch its Markdown. Throughput over the whole run, latency per
+   document (submit -> done). Baseline and service alternate for `--rounds` rounds; overhead =
+   1 - median service throughput / median baseline throughput, at the same worker count.
 3. Warm-up: three POST /v1/ocr requests of one small page right after the server is ready.
 4. Memory: `--rss-jobs` one-page jobs; the resident memory of the server and its workers
    sampled as they go.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import os
 import subprocess
 import sys
@@ -38,7 +41,6 @@ import httpx
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEV_DIR = REPO_ROOT.parent / "shared" / "eval" / "dev"
 DOCUMENT_GRANULARITY = ("document", "page")
-POLL_S = 0.1
 SCAN_DPI = 150
 """The generated pages' scan resolution: rendered at the default 200 dpi, 560 x 267 px."""
 
@@ -79,24 +81,35 @@ def figures(latencies: list[float], wall_s: float, pages: int) -> dict[str, floa
             "latency_p95_s": round(percentile(latencies, 0.95), 2)}
 
 
-def baseline(paths: list[Path], pages: int, out: Path) -> dict[str, float]:
-    """One Engine, the documents in turn: what `paperlens-cli convert a b c -o out` does."""
-    from engine.cli.inputs import output_names
-    from engine.options import options_from_settings
-    from service.converter import LocalPageConverter
-    from settings import SettingsStore
+class Baseline:
+    """One Engine, the documents in turn: what `paperlens-cli convert a b c -o out` does. Made
+    once and warmed as a service worker is, so that every round compares warm engines."""
 
-    settings = SettingsStore().load()
-    converter = LocalPageConverter(settings)
-    converter.warm_up()
-    latencies = []
-    started = time.perf_counter()
-    for path, name in zip(paths, output_names(paths, out)):
-        begun = time.perf_counter()
-        converter.engine.convert(path, options_from_settings(settings, output_dir=str(out),
-                                                             output_name=name))
-        latencies.append(time.perf_counter() - begun)
-    return figures(latencies, time.perf_counter() - started, pages)
+    def __init__(self) -> None:
+        from service.converter import LocalPageConverter
+        from settings import SettingsStore
+
+        self.settings = SettingsStore().load()
+        self.converter = LocalPageConverter(self.settings)
+        self.converter.warm_up()
+
+    def run(self, paths: list[Path], pages: int, out: Path) -> dict[str, float]:
+        from engine.cli.inputs import output_names
+        from engine.options import options_from_settings
+
+        latencies = []
+        started = time.perf_counter()
+        for path, name in zip(paths, output_names(paths, out)):
+            begun = time.perf_counter()
+            self.converter.engine.convert(path, options_from_settings(
+                self.settings, output_dir=str(out), output_name=name))
+            latencies.append(time.perf_counter() - begun)
+        return figures(latencies, time.perf_counter() - started, pages)
+
+
+def medians(rounds: list[dict[str, float]]) -> dict[str, float]:
+    """Each figure's median over the rounds."""
+    return {key: round(statistics.median(r[key] for r in rounds), 3) for key in rounds[0]}
 
 
 class Server:
@@ -148,11 +161,14 @@ def convert_by_service(client: httpx.Client, path: Path) -> float:
         answer = client.post("/v1/jobs", files={"files": (path.name, fh)})
     answer.raise_for_status()
     job_id = answer.json()["id"]
-    while True:
-        view = client.get(f"/v1/jobs/{job_id}").json()
-        if view["state"] not in ("queued", "running"):
-            break
-        time.sleep(POLL_S)
+    # Waits as a client should, on the job's event stream, which ends when the job does; a
+    # client asking GET /v1/jobs/{id} ten times a second is load of its own.
+    with client.stream("GET", f"/v1/jobs/{job_id}/events") as events:
+        events.raise_for_status()
+        for line in events.iter_lines():
+            if line == "event: end":
+                break
+    view = client.get(f"/v1/jobs/{job_id}").json()
     if view["state"] not in ("done", "partial"):
         raise RuntimeError(f"{path.name}: job {view['state']}: {view['error']}")
     client.get(f"/v1/jobs/{job_id}/result").raise_for_status()
@@ -300,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.service_bench")
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of the dev set each way, alternating (medians compared)")
     parser.add_argument("--rss-jobs", type=int, default=100)
     parser.add_argument("--rss-every", type=int,
                         help="sample memory every N jobs (default: 20 samples)")
@@ -322,20 +340,26 @@ def main(argv: list[str] | None = None) -> int:
     load_at_start = round(os.getloadavg()[0], 2)
     with tempfile.TemporaryDirectory(prefix="paperlens-service-bench-") as scratch:
         folder = Path(scratch)
-        print(f"baseline: {len(paths)} documents, {pages} pages, one engine", file=sys.stderr)
-        cli = baseline(paths, pages, folder / "cli")
-        print(f"baseline: {cli}", file=sys.stderr)
+        print(f"{len(paths)} documents, {pages} pages, {args.rounds} rounds", file=sys.stderr)
+        cli = Baseline()
         server = Server(folder / "data", args.workers, queue_size=max(64, args.rss_jobs))
         try:
             health = server.wait_ready()
             sample = DEV_DIR / "items" / "tesseract-phototest" / "input.png"  # one small page
             quick = quick_requests(server, sample)
-            service = under_load(server, paths, pages, args.clients)
-            print(f"service: {service}", file=sys.stderr)
+            # The machine's speed drifts by 10% or more from minute to minute: the two ways
+            # alternate, round after round, and their medians are compared.
+            cli_rounds, service_rounds = [], []
+            for number in range(args.rounds):
+                cli_rounds.append(cli.run(paths, pages, folder / f"cli-{number}"))
+                service_rounds.append(under_load(server, paths, pages, args.clients))
+                print(f"round {number + 1}: one process {cli_rounds[-1]['pages_per_s']} "
+                      f"pages/s, service {service_rounds[-1]['pages_per_s']}", file=sys.stderr)
             memory = {"sample": sample.name, **memory_over_jobs(
                 server, lambda _n: sample, args.rss_jobs, args.clients, args.rss_every)}
         finally:
             server.stop()
+    cli_median, service_median = medians(cli_rounds), medians(service_rounds)
     report = {
         "about": "paperlens-serve against one Engine converting the same dev-set documents "
                  "in one process (the CLI's way); tools/service_bench.py",
@@ -343,8 +367,11 @@ def main(argv: list[str] | None = None) -> int:
                     "load_1m_at_end": round(os.getloadavg()[0], 2),
                     "device": health["device"]},
         "clients": args.clients, "workers": args.workers,
-        "cli_one_process": cli, "service": service,
-        "throughput_overhead": round(1 - service["pages_per_s"] / cli["pages_per_s"], 3),
+        "rounds": args.rounds, "cli_one_process": cli_median, "service": service_median,
+        "rounds_pages_per_s": {"cli_one_process": [r["pages_per_s"] for r in cli_rounds],
+                               "service": [r["pages_per_s"] for r in service_rounds]},
+        "throughput_overhead": round(
+            1 - service_median["pages_per_s"] / cli_median["pages_per_s"], 3),
         "quick_ocr_ms_after_warm_up": quick,
         "warm_up_s": [w["warm_up_s"] for w in health["workers"]],
         "memory": memory,
