@@ -72,6 +72,12 @@ def run_cluster(archive: Path, settings, out: Path, nodes: int) -> dict[str, obj
             "pages": len(result.pages), "workers": workers, "pages_per_node": by_node}
 
 
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every file a run wrote, by its path inside `folder`."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
 def summarise(runs: list[dict], label: str, **extra) -> dict[str, object]:
     seconds = statistics.median(r["seconds"] for r in runs)
     pages = runs[0]["pages"]
@@ -113,8 +119,12 @@ def main(argv: list[str] | None = None) -> int:
             load = load_average_1m()
             runs = [run_cluster(archive, settings, work / f"ray{nodes}-{i}", nodes)
                     for i in range(args.repeats)]
+            # The cluster's files must be the single process's, byte for byte.
+            same = all(files_of(work / f"ray{nodes}-{i}") == files_of(work / "local0")
+                       for i in range(args.repeats))
             rows.append(summarise(runs, f"Ray, {nodes} node(s) x 1 CPU", nodes=nodes,
-                                  workers=runs[0]["workers"], threads=1, load_1m_before=load))
+                                  workers=runs[0]["workers"], threads=1, load_1m_before=load,
+                                  same_files_as_one_process=same))
     report = {
         "archive": {"pages": args.pages, "sources": args.sources,
                     "made_by": "tools/scanned_archive.py (dev-set pages as 150 dpi JPEG scans)"},
