@@ -14,9 +14,7 @@ they do; Ray then ends the page workers it started (they belong to this process)
 
 from __future__ import annotations
 
-import argparse
 import logging
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -25,12 +23,12 @@ from pathlib import Path
 from engine.errors import ClusterUnavailable, PaperlensError
 from service.checkpoint import save_crops
 from service.converter import model_report
-from service.database import ACTIVE, Database
+from service.database import ACTIVE
 from service.options import JobOptions, convert_options
 from service.storage import DataFolder
-from service.work_queue import PageWork, WorkQueue, claim_token
-from service.worker import (assemble, die_with_parent, internal_failure, record_page,
-                            settle_failure)
+from service.work_queue import PageWork, WorkQueue
+from service.worker import (assemble, internal_failure, record_page, settle_failure,
+                            start_worker, worker_parser)
 
 log = logging.getLogger("paperlens.worker")
 WAIT_S = 0.2
@@ -194,23 +192,14 @@ def _models(settings) -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m service.cluster_worker")
+    parser = worker_parser("python -m service.cluster_worker")
     parser.add_argument("--ray", required=True, metavar="ADDRESS")
     parser.add_argument("--cluster-workers", type=int, help="page workers (default: one per "
                         "CPU of the cluster)")
-    parser.add_argument("--data-dir", required=True, type=Path)
-    parser.add_argument("--slot", required=True, type=int)
-    parser.add_argument("--epoch", required=True, type=int)
-    parser.add_argument("--parent", required=True, type=int)
     args = parser.parse_args(argv)
-    die_with_parent(args.parent)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s: cluster worker: %(message)s")
+    folder, pid, queue = start_worker(args, "cluster worker")
     from settings import SettingsStore
 
-    folder = DataFolder(args.data_dir)
-    pid = os.getpid()
-    queue = WorkQueue(Database(folder.database), claim_token(args.epoch, args.slot, pid),
-                      marks=Database(folder.database, synchronous="NORMAL"))
     settings = SettingsStore().load()
     while True:
         pages = connect(args.ray, args.cluster_workers, settings, queue, args.slot, pid)

@@ -204,22 +204,34 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m service.worker")
+def worker_parser(prog: str) -> argparse.ArgumentParser:
+    """What the supervisor gives every worker process it starts (this one and
+    service/cluster_worker.py)."""
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--data-dir", required=True, type=Path)
     parser.add_argument("--slot", required=True, type=int)
     parser.add_argument("--epoch", required=True, type=int)
     parser.add_argument("--parent", required=True, type=int)
-    args = parser.parse_args(argv)
-    die_with_parent(args.parent)
-    logging.basicConfig(level=logging.INFO, format=f"%(levelname)s: worker {args.slot}: "
-                                                   "%(message)s")
-    from settings import SettingsStore
+    return parser
 
+
+def start_worker(args: argparse.Namespace, name: str) -> tuple[DataFolder, int, WorkQueue]:
+    """A worker process's start: it dies with its server, logs under `name`, and claims work
+    from the data folder's table under its own token. Returns (folder, pid, queue)."""
+    die_with_parent(args.parent)
+    logging.basicConfig(level=logging.INFO, format=f"%(levelname)s: {name}: %(message)s")
     folder = DataFolder(args.data_dir)
     pid = os.getpid()
     queue = WorkQueue(Database(folder.database), claim_token(args.epoch, args.slot, pid),
                       marks=Database(folder.database, synchronous="NORMAL"))
+    return folder, pid, queue
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = worker_parser("python -m service.worker").parse_args(argv)
+    folder, pid, queue = start_worker(args, f"worker {args.slot}")
+    from settings import SettingsStore
+
     queue.set_worker(args.slot, pid, "warming", started_at=time.time(), error=None)
     settings = SettingsStore().load()
     converter = LocalPageConverter(settings)

@@ -17,7 +17,7 @@ import random
 import pymupdf
 
 from tools.structure.cjk_sheet import CjkSheet
-from tools.structure.layouts import A4, columns
+from tools.structure.layouts import A4, columns, draw_sheet
 from tools.structure.text_source import Prose
 
 CJK_FAMILIES = ("zh_newspaper", "zh_textbook", "zh_vertical")
@@ -204,11 +204,4 @@ DRAW = {"zh_newspaper": zh_newspaper, "zh_textbook": zh_textbook, "zh_vertical":
 
 def draw_cjk_page(family: str, prose: Prose, seed: int) -> tuple[bytes, str]:
     """A one-page PDF of the family and its Markdown truth, the same for the same seed."""
-    doc = pymupdf.open()
-    sheet = CjkSheet(doc.new_page(width=A4[0], height=A4[1]))
-    rng = random.Random(seed)
-    DRAW[family](sheet, prose, rng)
-    sheet.finish(rng, shuffled=rng.random() < 0.5)
-    data = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
-    doc.close()
-    return data, sheet.markdown()
+    return draw_sheet(CjkSheet, DRAW[family], prose, seed)

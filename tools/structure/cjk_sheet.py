@@ -244,6 +244,3 @@ class CjkSheet:
                 # The vertical origin is the top centre, 0.88 em above the first glyph's box.
                 self.page.insert_text((run.x, run.y - 0.88 * run.size), run.text,
                                       fontname=fonts[run.face, True], fontsize=run.size)
-
-    def markdown(self) -> str:
-        return "\n\n".join(t for t in self.truth if t.strip()) + "\n"

@@ -282,10 +282,16 @@ DRAW = {"paper": paper, "newspaper": newspaper, "magazine": magazine, "textbook"
 
 def draw_page(family: str, prose: Prose, seed: int) -> tuple[bytes, str]:
     """A one-page PDF of the family and its Markdown truth, the same for the same seed."""
+    return draw_sheet(Sheet, DRAW[family], prose, seed)
+
+
+def draw_sheet(make_sheet, draw, prose: Prose, seed: int) -> tuple[bytes, str]:
+    """`draw` on an A4 sheet made by `make_sheet` (Sheet, or tools/structure/cjk_sheet.py's
+    CjkSheet), as a one-page PDF and its Markdown truth, the same for the same seed."""
     doc = pymupdf.open()
-    sheet = Sheet(doc.new_page(width=A4[0], height=A4[1]))
+    sheet = make_sheet(doc.new_page(width=A4[0], height=A4[1]))
     rng = random.Random(seed)
-    DRAW[family](sheet, prose, rng)
+    draw(sheet, prose, rng)
     # Half the pages keep their text in reading order in the content stream, half do not.
     sheet.finish(rng, shuffled=rng.random() < 0.5)
     data = doc.tobytes(garbage=3, deflate=True, no_new_id=True)
