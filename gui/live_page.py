@@ -1,5 +1,6 @@
 """A page while its stages run: its picture as soon as it is rendered, then the text lines and
-layout regions as the stages find them (from the engine's PageProgress events)."""
+layout regions as the stages find them (from the engine's PageProgress events, or the
+LiveFrames the conversion process made of them)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from PySide6.QtGui import QImage
 
+from gui.live_frames import LiveFrame, LiveFrames
 from gui.page_images import preview_image
 
 
@@ -33,30 +35,23 @@ class LivePage:
 
 
 class LivePageBuilder:
-    """Turns one document's PageProgress events into LivePages, on the conversion thread.
+    """Turns one document's PageProgress events (or LiveFrames) into LivePages, on the
+    conversion thread.
 
-    A page's pixels are converted to a picture once per new array (after `render`, and again if
-    the page was turned), so the UI thread only draws. Events that change nothing shown give
-    None: no signal crosses to the window for them."""
+    A new picture becomes a QImage once, so the UI thread only draws. Events that change
+    nothing shown give None: no signal crosses to the window for them."""
 
     def __init__(self) -> None:
-        self._pixels: Any = None
+        self._frames = LiveFrames()
         self._image: QImage | None = None
-        self._shown: tuple | None = None
 
     def build(self, event: Any) -> LivePage | None:
-        if event.image is not self._pixels:
-            self._pixels = event.image
-            self._image = preview_image(event.image) if event.image is not None else None
-        # What the view draws: the picture, line boxes, region kinds and boxes. Later stages
-        # put tables and formulas on the same regions; that changes nothing on the page.
-        shown = (event.index, id(self._image), tuple(line.box for line in event.lines),
-                 tuple((region.kind, region.box) for region in event.regions or ()))
-        if shown == self._shown:
+        frame = event if isinstance(event, LiveFrame) else self._frames.frame(event)
+        if frame is None:
             return None
-        self._shown = shown
-        height, width = event.image.shape[:2] if event.image is not None else (0, 0)
-        return LivePage(index=event.index, page_number=event.page_number, total=event.total,
-                        stage=event.stage, width=width, height=height, image=self._image,
-                        rotation=event.rotation, lines=tuple(event.lines),
-                        blocks=tuple(event.regions or ()))
+        if frame.new_picture:
+            self._image = preview_image(frame.pixels) if frame.pixels is not None else None
+        return LivePage(index=frame.index, page_number=frame.page_number, total=frame.total,
+                        stage=frame.stage, width=frame.width, height=frame.height,
+                        image=self._image, rotation=frame.rotation, lines=frame.lines,
+                        blocks=frame.blocks)

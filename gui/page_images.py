@@ -10,8 +10,7 @@ from typing import Any, Callable
 from PySide6.QtGui import QImage
 
 from gui.background import run_in_background
-
-PREVIEW_MAX_SIDE_PX = 2000  # enough for a sharp page on a 4K screen, light to hold and draw
+from gui.live_frames import PREVIEW_MAX_SIDE_PX, preview_pixels
 
 
 def render_page_image(path: str, password: str | None, page: Any) -> QImage:
@@ -43,12 +42,7 @@ def preview_image(pixels: Any) -> QImage:
     as they take (a quarter of a second for a page on a busy machine)."""
     import cv2
 
-    height, width = pixels.shape[:2]
-    longest = max(height, width, 1)
-    if longest > PREVIEW_MAX_SIDE_PX:
-        factor = PREVIEW_MAX_SIDE_PX / longest
-        size = (max(1, round(width * factor)), max(1, round(height * factor)))
-        pixels = cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
+    pixels = preview_pixels(pixels)
     grey = pixels.ndim == 2
     if sys.byteorder == "little":  # RGB32 words 0xffRRGGBB are B, G, R, 255 bytes
         code, fmt = (cv2.COLOR_GRAY2BGRA if grey else cv2.COLOR_RGB2BGRA,
