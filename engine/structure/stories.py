@@ -107,3 +107,63 @@ def story_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndarray,
         before[np.ix_(above, below)] = True
         before[np.ix_(below, above)] = False
     return before
+
+
+def starts_row(under: list[Block], body: float) -> bool:
+    """The blocks starting just under a blank stripe open a row of stories: each is a
+    headline (a line or two set at least STORY_HEADLINE_SIZE times the body)."""
+    return bool(under) and all(is_headline(b, body, STORY_HEADLINE_SIZE) for b in under)
+
+
+# The blocks that start a row are those starting within this many body lines of the first one.
+ROW_REACH_LINES = 1.0
+# Below a story, a blank stripe across its columns at least this many body lines high (the page
+# bands' gap, reading_order.BAND_GAP_LINES) with a row of headlines under it ends the story.
+END_GAP_LINES = 0.1
+
+
+def story_end(h: int, blocks: list[Block], boxes: np.ndarray, inside: np.ndarray,
+              body: float) -> float | None:
+    """The y where the story under headline `h` ends: the first blank stripe across its
+    columns (the blocks `inside`) under which only headlines start; None when it runs on."""
+    y0, y1 = boxes[:, 1], boxes[:, 3]
+    below = [int(i) for i in np.argsort(y0, kind="stable") if inside[i] and y0[i] > y0[h]]
+    reach = y1[h]
+    for k, i in enumerate(below):
+        if y0[i] - reach >= END_GAP_LINES * body:
+            under = [blocks[j] for j in below[k:] if y0[j] <= y0[i] + ROW_REACH_LINES * body]
+            if starts_row(under, body):
+                return float(y0[i])
+        reach = max(reach, y1[i])
+    return None
+
+
+def story_end_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndarray,
+                         body: float) -> np.ndarray:
+    """`before` with each story kept whole above the row that follows it in its columns.
+
+    A story over several columns ends where a blank stripe crosses its columns with headlines
+    under it. Everything in the story comes before everything under that stripe there, so the
+    next row's left-hand article is not read before the story's right-hand columns (the column
+    rules alone read a column down to the foot of the page when nothing spans it). Chosen with
+    reading_order.ROW_SHARE, on the randomised newspapers: see there."""
+    before = before.copy()
+    x0, y0, x1, y1 = boxes.T
+    width = np.maximum(x1 - x0, 1e-6)
+    for h, block in enumerate(blocks):
+        if not is_headline(block, body, STORY_HEADLINE_SIZE):
+            continue
+        found = story_columns(h, boxes, body)
+        if found is None or found[2] < 2:
+            continue  # a one-column story is kept whole by the column rules
+        left, right = min(found[0], x0[h]), max(found[1], x1[h])
+        inside = (np.minimum(x1, right) - np.maximum(x0, left)) > INSIDE_SHARE * width
+        end = story_end(h, blocks, boxes, inside, body)
+        if end is None:
+            continue
+        story = inside & (y0 >= y0[h]) & (y1 <= end)
+        story[h] = True
+        after = inside & (y0 >= end)
+        before[np.ix_(story, after)] = True
+        before[np.ix_(after, story)] = False
+    return before

@@ -102,3 +102,44 @@ def test_a_story_under_a_headline_below_a_blank_stripe_is_read_after_the_stories
     blocks = [*lower, headline, *upper]
     assert names(order_blocks(blocks)) == ["U0", "U1", "U2", "U3", "Lower story", "D0", "D1",
                                            "D2", "D3"]
+
+
+def _para(name, x0, y0, x1, y1, line_height=10):
+    from engine.types import Line
+
+    return Block(BlockKind.TEXT, Box(x0, y0, x1, y1), text=name,
+                 lines=(Line(name, Box(x0, y0, x1, y0 + line_height)),))
+
+
+def _headline(name, x0, y0, x1, height=16):
+    from engine.types import Line
+
+    return Block(BlockKind.SECTION_HEADER, Box(x0, y0, x1, y0 + height), text=name,
+                 lines=(Line(name, Box(x0, y0, x1, y0 + height)),))
+
+
+def test_a_story_across_the_page_is_read_whole_before_the_row_of_articles_under_it():
+    """A story over three columns, then a row of two articles with headlines 1.3 times the body
+    (smaller than a lead headline): the left article of the row is not read before the
+    story's second and third columns, though nothing spans the left column below the story."""
+    lead = _headline("Lead", 30, 20, 450, 30)
+    story = [_para(f"S{i}", 30 + 140 * i, 60, 150 + 140 * i, 400) for i in range(3)]
+    left_head = _headline("Left article", 30, 420, 150, 13)
+    left = _para("A0", 30, 440, 150, 800)
+    right_head = _headline("Right article", 170, 420, 400, 13)
+    right = [_para(f"B{i}", 170 + 140 * i, 440, 290 + 140 * i, 800) for i in range(2)]
+    blocks = [*right, left, right_head, *story, left_head, lead]
+    assert names(order_blocks(blocks)) == ["Lead", "S0", "S1", "S2", "Left article", "A0",
+                                           "Right article", "B0", "B1"]
+
+
+def test_one_narrow_heading_under_a_stripe_beside_a_finished_side_note_cuts_nothing():
+    """A main column with a side note at the right that ends higher up; under a blank stripe
+    across the page a small heading starts the exercises in the main column. The side note is
+    read after the main column, as on a page without the stripe."""
+    main = [_para(f"M{i}", 30, 40 + 90 * i, 400, 120 + 90 * i) for i in range(3)]
+    note = _para("Note", 420, 150, 560, 250)
+    heading = _headline("Exercises", 30, 320, 100, 13)
+    exercises = [_para(f"E{i}", 30 + 190 * i, 345, 210 + 190 * i, 500) for i in range(2)]
+    blocks = [note, *exercises, heading, *main]
+    assert names(order_blocks(blocks)) == ["M0", "M1", "M2", "Exercises", "E0", "E1", "Note"]

@@ -11,11 +11,13 @@ from pathlib import Path
 
 from tools.structure.cjk_layouts import CJK_FAMILIES, draw_cjk_page
 from tools.structure.cjk_text import load_chinese_prose, without_latin
-from tools.structure.layouts import FAMILIES, draw_page
+from tools.structure.layouts import FAMILIES, Sheet, draw_page, draw_sheet
+from tools.structure.mosaic import MOSAIC_FAMILIES, broadsheet, journal
 from tools.structure.scans import scan
 from tools.structure.text_source import Prose, load_prose
 
-ALL_FAMILIES = FAMILIES + CJK_FAMILIES
+ALL_FAMILIES = FAMILIES + CJK_FAMILIES + MOSAIC_FAMILIES
+MOSAIC = {"broadsheet": broadsheet, "journal": journal}
 
 DEFAULT_OUT = Path("build/structure")
 
@@ -35,6 +37,8 @@ def draw_family_page(family: str, seed: int, texts: dict[str, Prose]) -> tuple[b
                              seed)
     if "en" not in texts:
         texts["en"] = load_prose()
+    if family in MOSAIC:
+        return draw_sheet(Sheet, MOSAIC[family], texts["en"], seed)
     return draw_page(family, texts["en"], seed)
 
 

@@ -51,8 +51,10 @@ class Sheet:
 
     def heading(self, rect: pymupdf.Rect, text: str, level: int, size: float,
                 font: pymupdf.Font = SANS_BOLD, align: int = 0) -> float:
+        drawn = len(self.writers)
         rest, bottom = self.words(rect, text, font, size, align)
         if rest:
+            del self.writers[drawn:]  # nothing of a heading that does not fit is drawn
             raise ValueError("heading does not fit")
         self.truth.append(f"{'#' * level} {text}")
         return bottom + size * 0.5
