@@ -39,6 +39,14 @@ def test_a_line_across_two_columns_lies_over_both():
     assert [r.box.x0 for r in column_parts(line, COLUMNS)] == [10, 210]
 
 
+def test_a_line_joined_across_five_columns_lies_over_all_five():
+    """The first lines of five columns side by side under a headline, read as one line: no
+    column holds a fifth of it, each holds most of its own width."""
+    columns = [region(10 + 200 * i, 0, 190 + 200 * i, 100) for i in range(5)]
+    line = Line("one two three four five", Box(20, 35, 980, 65))
+    assert [r.box.x0 for r in column_parts(line, columns)] == [10, 210, 410, 610, 810]
+
+
 def test_a_line_inside_one_column_or_a_spanning_heading_is_not_cut():
     assert len(column_parts(Line("left", Box(20, 40, 180, 60)), COLUMNS)) == 1
     # Grazing the next column by less than a fifth of the line: a region drawn a little wide.
