@@ -10,7 +10,7 @@ from typing import Callable, Mapping, TextIO
 
 from engine.errors import InvalidOptions
 from engine.export.formats import EXPORT_SUFFIXES
-from engine.input.document import SUPPORTED_SUFFIXES
+from engine.input.suffixes import SUPPORTED_SUFFIXES
 
 PASSWORD_ENV = "PAPERLENS_PASSWORD"
 # Every file a document's name gives (images go to images/<name>-p<n>-..., distinct per name).

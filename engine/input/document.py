@@ -14,6 +14,7 @@ import pymupdf
 from engine.imaging import composite_on_white
 from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
 from engine.input.limits import check_archive, check_image_file, check_page_images
+from engine.input.suffixes import IMAGE_SUFFIXES
 
 SNIFF_BYTES = 4096
 # The EPUB "mimetype" member is one short line; no more of it is ever read.
@@ -35,11 +36,6 @@ class InputKind(str, Enum):
     def is_paged(self) -> bool:
         """Rendered by PyMuPDF (vector pages, maybe with a text layer)."""
         return self in (InputKind.PDF, InputKind.XPS, InputKind.EPUB, InputKind.CBZ)
-
-
-IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp"}
-DOCUMENT_SUFFIXES = {".pdf", ".xps", ".oxps", ".epub", ".cbz"}
-SUPPORTED_SUFFIXES = IMAGE_SUFFIXES | DOCUMENT_SUFFIXES
 
 
 def identify(path: Path) -> InputKind:
