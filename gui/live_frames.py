@@ -6,6 +6,7 @@ region kinds and boxes), and a stage that changes none of it gives no frame at a
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,6 +27,22 @@ def preview_pixels(pixels: Any) -> Any:
     return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
 
 
+def screen_pixels(pixels: Any, into: Any = None) -> Any:
+    """RGB (or grey) pixels as opaque 32-bit ones in the byte order of the pictures screens
+    draw from (gui.page_images.SCREEN_FORMAT: on little-endian machines Qt's RGB32, bytes B, G,
+    R, 255), written `into` an array of that shape when one is given. OpenCV lets go of
+    Python's lock while it works."""
+    import cv2
+    import numpy as np
+
+    grey = pixels.ndim == 2
+    if sys.byteorder == "little":
+        code = cv2.COLOR_GRAY2BGRA if grey else cv2.COLOR_RGB2BGRA
+    else:
+        code = cv2.COLOR_GRAY2RGBA if grey else cv2.COLOR_RGB2RGBA
+    return cv2.cvtColor(np.ascontiguousarray(pixels), code, dst=into)  # alpha 255: opaque
+
+
 @dataclass(frozen=True)
 class LiveFrame:
     """A change to the live view of one page (picklable: numpy pixels, engine data types)."""
@@ -43,6 +60,9 @@ class LiveFrame:
     """True when `pixels` replaces the picture shown; False: the last frame's picture stays."""
     pixels: Any = None
     """The page's picture at preview size (None before it is rendered, or when unchanged)."""
+    image: Any = None
+    """Instead of `pixels`: the new picture ready to draw, a QImage the window's process filled
+    with the screen pixels the conversion process sent."""
     rotation: int = 0
     lines: tuple[Any, ...] = ()
     """Text lines with their boxes (their words left out: the view draws whole lines)."""

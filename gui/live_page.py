@@ -50,7 +50,8 @@ class LivePageBuilder:
         if frame is None:
             return None
         if frame.new_picture:
-            self._image = preview_image(frame.pixels) if frame.pixels is not None else None
+            self._image = frame.image if frame.image is not None else (
+                preview_image(frame.pixels) if frame.pixels is not None else None)
         return LivePage(index=frame.index, page_number=frame.page_number, total=frame.total,
                         stage=frame.stage, width=frame.width, height=frame.height,
                         image=self._image, rotation=frame.rotation, lines=frame.lines,

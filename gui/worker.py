@@ -1,4 +1,5 @@
-"""The conversion worker: a QObject on its own QThread; it owns the Engine and speaks in signals."""
+"""The conversion worker: a QObject on its own QThread; it owns the Engine (by default hosted in
+a child process, gui/engine_process.py) and speaks in signals."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
+from gui.live_frames import LiveFrame
 from gui.live_page import LivePageBuilder
 from settings import Settings, SettingsStore
 
@@ -21,9 +23,24 @@ EngineFactory = Callable[[Settings], Any]
 
 
 def default_engine_factory(settings: Settings) -> Any:
-    from engine.api import Engine  # imported on the worker thread, on the first document
+    """The shipping engine: engine.api.Engine in a child process, started on its first
+    document, so the engine's Python never holds the window's interpreter lock."""
+    from gui.engine_process import EngineProcess  # imported off the UI thread, when needed
 
-    return Engine(settings)
+    return EngineProcess(settings)
+
+
+def close_engine(engine: Any) -> None:
+    """Stop what an engine holds beyond this process (a child process); a no-op for others."""
+    close = getattr(engine, "close", None)
+    if close is not None:
+        close()
+
+
+def error_kind(error: BaseException) -> str:
+    """The class name the window shows and keys on; an error raised again from the child
+    process keeps the name it had there."""
+    return str(getattr(error, "kind", type(error).__name__))
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,7 @@ class ConversionWorker(QObject):
     documentFailed = Signal(int, str, str)  # job id, error type name, one-line message
     documentCancelled = Signal(int)
     engineCreated = Signal()
+    retiredEngines = Signal()  # queued to the worker thread: close the engines forgotten
 
     def __init__(self, store: SettingsStore, engine_factory: EngineFactory | None = None) -> None:
         super().__init__()
@@ -63,9 +81,11 @@ class ConversionWorker(QObject):
         self._factory = engine_factory or default_engine_factory
         self._engine: Any = None
         self._engine_key: tuple | None = None
+        self._retired: list[Any] = []
         self._lock = threading.Lock()
         self._generation = 0
         self.convertRequested.connect(self._convert, Qt.ConnectionType.QueuedConnection)
+        self.retiredEngines.connect(self._close_retired, Qt.ConnectionType.QueuedConnection)
 
     # -- thread-safe, callable from the window --------------------------------------------------
 
@@ -76,11 +96,26 @@ class ConversionWorker(QObject):
             return self._engine
 
     def forget_engine(self) -> None:
-        """Start from a fresh Engine on the next document, so its device is decided again."""
+        """Start from a fresh Engine on the next document, so its device is decided again.
+
+        The forgotten one is closed on the worker thread, after a document still running on
+        it has returned."""
         with self._lock:
             self._generation += 1
-            self._engine = None  # a document still running keeps its own reference
+            if self._engine is not None:
+                self._retired.append(self._engine)
+            self._engine = None
             self._engine_key = None
+        self.retiredEngines.emit()
+
+    def close_engines(self) -> None:
+        """Close the current and forgotten engines (the worker thread has stopped)."""
+        with self._lock:
+            engines, self._retired = [*self._retired, self._engine], []
+            self._engine, self._engine_key = None, None
+        for engine in engines:
+            if engine is not None:
+                close_engine(engine)
 
     def device_status(self) -> Any:
         """The engine's device status; reading it decides and loads nothing.
@@ -107,7 +142,6 @@ class ConversionWorker(QObject):
         from engine import events
         from engine.errors import Cancelled, PaperlensError
 
-        lower_thread_priority()
         if request.cancel.is_set():
             self.documentCancelled.emit(request.job_id)
             return
@@ -115,14 +149,16 @@ class ConversionWorker(QObject):
         try:
             settings = self._store.load()
             engine = self._engine_for(settings)
+            if getattr(engine, "runs_here", True):
+                lower_thread_priority()
             options = self._options(settings, request)
             live_pages = LivePageBuilder()
 
             def on_event(event: Any) -> None:
                 if isinstance(event, events.DocumentStarted):
                     self.documentStarted.emit(request.job_id, event.page_count)
-                elif isinstance(event, events.PageProgress):
-                    live = live_pages.build(event)
+                elif isinstance(event, (events.PageProgress, LiveFrame)):
+                    live = live_pages.build(event)  # a LiveFrame: from the child process
                     if live is not None:
                         self.pageProgress.emit(request.job_id, live)
                 elif isinstance(event, events.PageDone):
@@ -143,7 +179,7 @@ class ConversionWorker(QObject):
             self.documentCancelled.emit(request.job_id)
         except PaperlensError as error:
             log.warning("%s: %s", request.path, error.message)
-            self.documentFailed.emit(request.job_id, type(error).__name__, error.message)
+            self.documentFailed.emit(request.job_id, error_kind(error), error.message)
         except Exception as error:  # a bug must not kill the worker: the queue goes on
             log.exception("%s: unexpected error", request.path)
             self.documentFailed.emit(request.job_id, type(error).__name__,
@@ -153,16 +189,26 @@ class ConversionWorker(QObject):
                      time.perf_counter() - started)
             self.documentFinished.emit(request.job_id, result)
 
+    @Slot()
+    def _close_retired(self) -> None:
+        with self._lock:
+            retired, self._retired = self._retired, []
+        for engine in retired:
+            close_engine(engine)
+
     def _engine_for(self, settings: Settings) -> Any:
         with self._lock:
             key = self._key(settings)
             if self._engine is None or self._engine_key != key:
+                if self._engine is not None:
+                    self._retired.append(self._engine)
                 self._engine = self._factory(settings)
                 self._engine_key = key
                 created = True
             else:
                 created = False
             engine = self._engine
+        self._close_retired()
         if created:
             log.info("engine created (device setting: %s)", settings.model.onnx_device)
             self.engineCreated.emit()
@@ -177,7 +223,8 @@ class ConversionWorker(QObject):
             password=request.password, method=request.method)
 
 
-# Niceness of the conversion thread on Linux: when the CPU is contended, the window gets it first.
+# Niceness on Linux of a conversion thread running an engine in this process (an injected one;
+# the shipping engine lowers its own process): when the CPU is contended, the window gets it first.
 WORKER_NICENESS = 10
 
 
@@ -186,8 +233,9 @@ def lower_thread_priority() -> None:
 
     On Linux niceness belongs to each thread and threads inherit it from the thread that
     starts them, so ONNX Runtime's compute threads, created with the first model session on
-    this thread, are lowered too. Elsewhere QThread's priority (set at start) does the job."""
+    this thread, are lowered too. Elsewhere QThread's priority does the job."""
     if not sys.platform.startswith("linux"):
+        QThread.currentThread().setPriority(QThread.Priority.LowPriority)
         return
     tid = threading.get_native_id()
     try:
@@ -213,6 +261,9 @@ def share_interpreter_with_ui() -> None:
         sys.setswitchinterval(UI_SWITCH_INTERVAL_S)
 
 
+STOP_AFTER_CLOSE_S = 10.0  # a document whose child process was stopped returns by then
+
+
 class WorkerThread:
     """Starts the worker on its own QThread and stops it cleanly."""
 
@@ -222,12 +273,17 @@ class WorkerThread:
         self.thread.setObjectName("paperlens-conversion")
         self.worker = ConversionWorker(store, engine_factory)
         self.worker.moveToThread(self.thread)
-        self.thread.start(QThread.Priority.LowPriority)
+        self.thread.start()  # lowered only to run an engine here (lower_thread_priority)
 
     def stop(self, timeout_s: float = 60.0) -> bool:
-        """Quit the thread once the running document (already told to cancel) has returned."""
+        """Quit the thread once the running document (already told to cancel) has returned,
+        then stop the engines' child processes. One that kept the thread past `timeout_s` is
+        stopped all the same, which ends the wait of the document on it."""
         self.thread.quit()
         stopped = self.thread.wait(int(timeout_s * 1000))
         if not stopped:
             log.error("the conversion thread did not stop within %.0f s", timeout_s)
+        self.worker.close_engines()
+        if not stopped:
+            stopped = self.thread.wait(int(STOP_AFTER_CLOSE_S * 1000))
         return stopped

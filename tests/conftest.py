@@ -58,18 +58,24 @@ def _missing_default_models(loaded) -> list[str]:
 
 
 @pytest.fixture(scope="session")
-def engine(tmp_path_factory):
-    """One Engine for the whole session, so the real models are loaded once.
+def default_models(tmp_path_factory):
+    """Settings whose model folder holds the default models (the user's cache).
 
     Tests never fetch models: when the default ones are not in the cache, they are skipped."""
-    from engine.api import Engine
-
     loaded = load_isolated_settings(tmp_path_factory.mktemp("engine-settings"))
     missing = _missing_default_models(loaded)
     if missing:
         pytest.skip(f"default models not in {loaded.model.base_dir} ({', '.join(missing)}); "
                     "run `paperlens-cli models fetch` first")
-    return Engine(loaded)
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def engine(default_models):
+    """One Engine for the whole session, so the real models are loaded once."""
+    from engine.api import Engine
+
+    return Engine(default_models)
 
 
 @pytest.fixture
