@@ -42,15 +42,15 @@ SHARED_COLUMN_SHARE = 0.1
 BAND_GAP_LINES = 0.1
 HEADLINE_SIZE = 1.5
 # Under such a stripe a new band starts with a headline HEADLINE_SIZE times the body, or with a
-# row of stories: every block starting within ROW_REACH_LINES of the first is a headline
-# (stories.starts_row), two of them or covering ROW_SHARE of the page's width. On the randomised
-# newspapers (tools/structure `broadsheet`, seed 1, 20 pages), where rows of articles sit under
-# stories of other widths, the headline alone read 0.944/0.822 (digital/scanned); with rows and
-# the story ends of stories.story_end_precedence 0.965/0.838, at any share from 0.2 to 0.5;
-# without the count or share one narrow heading under a stripe (a textbook's exercises beside a
-# side note that ends above them) cut the page: Chinese textbook scans 0.938 -> 0.866. Every
-# other family (6 pages each, seed 1) the same or better.
-ROW_SHARE = 0.3
+# row of stories: two blocks or more start within ROW_REACH_LINES of the first, and every one is
+# a headline (stories.starts_row). On the randomised newspapers (tools/structure `broadsheet`,
+# seed 1, 20 pages), where rows of articles sit under stories of other widths, the headline alone
+# read 0.895/0.804 (digital/scanned); with rows and the story ends of
+# stories.story_end_precedence 0.948/0.833. A row of one headline as wide as a third of the page
+# gave the same there but cut two-column papers whose left column has a section heading under a
+# stripe across the page (journal scans straightened by engine/ocr/skew.py: 0.998 -> 0.983); one
+# narrow heading alone cut a textbook's exercises from the side note beside them (Chinese
+# textbook scans 0.938 -> 0.866). Every other family (6 pages each, seed 1) the same or better.
 
 
 def order_blocks(blocks: list[Block], right_to_left: bool = False, vertical: bool = False
@@ -94,14 +94,12 @@ def bands(blocks: list[Block]) -> list[list[Block]]:
     if body <= 0 or BAND_GAP_LINES <= 0:
         return [list(blocks)]
     spans = sorted(blocks, key=lambda b: b.box.y0)
-    width = max(b.box.x1 for b in spans) - min(b.box.x0 for b in spans)
     cuts, reach = [], spans[0].box.y1
     for i, block in enumerate(spans[1:], 1):
         if block.box.y0 - reach >= BAND_GAP_LINES * body:
             under = [b for b in spans[i:] if b.box.y0 <= block.box.y0 + ROW_REACH_LINES * body]
-            across = sum(b.box.x1 - b.box.x0 for b in under)
-            if is_headline(block, body, HEADLINE_SIZE) or starts_row(under, body) and (
-                    len(under) >= 2 or across >= ROW_SHARE * width):
+            if is_headline(block, body, HEADLINE_SIZE) or (
+                    len(under) >= 2 and starts_row(under, body)):
                 cuts.append(i)
         reach = max(reach, block.box.y1)
     bounds = [0, *cuts, len(spans)]
@@ -129,8 +127,12 @@ def precedence(boxes: np.ndarray) -> np.ndarray:
 
 
 def topological(before: np.ndarray, boxes: np.ndarray) -> list[int]:
-    """Kahn's algorithm, the topmost (then leftmost) free block first; should the rules ever
-    form a cycle, the topmost remaining block breaks it."""
+    """Kahn's algorithm, the topmost (then leftmost) free block first. Should the rules form a
+    cycle (on scans, a word cut off a line can straddle a gutter and tie two columns in a
+    loop), the remaining block waiting on the fewest others breaks it, the topmost of those:
+    the topmost remaining block of all would jump to the head of a column far away, not yet
+    reached (broadsheet scans, tools/structure seed 1, 20 pages: 0.841 -> 0.890; 0.854 -> 0.910
+    straightened by engine/ocr/skew.py; every other family the same)."""
     waiting = before.sum(axis=0).astype(int)
     done = np.zeros(len(boxes), dtype=bool)
     key = sorted(range(len(boxes)), key=lambda i: (boxes[i, 1], boxes[i, 0]))
@@ -138,7 +140,7 @@ def topological(before: np.ndarray, boxes: np.ndarray) -> list[int]:
     while len(order) < len(boxes):
         free = next((i for i in key if not done[i] and waiting[i] == 0), None)
         if free is None:
-            free = next(i for i in key if not done[i])
+            free = min((i for i in key if not done[i]), key=lambda i: waiting[i])
         done[free] = True
         order.append(free)
         waiting -= before[free].astype(int)

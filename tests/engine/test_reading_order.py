@@ -143,3 +143,19 @@ def test_one_narrow_heading_under_a_stripe_beside_a_finished_side_note_cuts_noth
     exercises = [_para(f"E{i}", 30 + 190 * i, 345, 210 + 190 * i, 500) for i in range(2)]
     blocks = [note, *exercises, heading, *main]
     assert names(order_blocks(blocks)) == ["M0", "M1", "M2", "Exercises", "E0", "E1", "Note"]
+
+
+def test_a_cycle_is_broken_where_it_is_not_at_the_head_of_a_far_column():
+    """Blocks 1 -> 2 -> 3 -> 1 form a loop (a fragment straddling a gutter ties two columns);
+    block 0, at the top of another column, waits on all three. The loop is broken inside it,
+    not by jumping to block 0 because it is the topmost."""
+    import numpy as np
+
+    from engine.structure.reading_order import topological
+
+    boxes = np.array([[500, 10, 600, 40], [10, 300, 100, 330], [120, 280, 200, 310],
+                      [110, 320, 130, 340]], dtype=float)
+    before = np.zeros((4, 4), dtype=bool)
+    before[1, 2] = before[2, 3] = before[3, 1] = True
+    before[1:, 0] = True
+    assert topological(before, boxes) == [2, 3, 1, 0]
