@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import subprocess
@@ -57,6 +58,14 @@ def test_main_window_parts_and_shortcuts(qtbot, make_window):
     assert commands.cancel.shortcut() == QKeySequence("Esc")
     assert not commands.export.isEnabled()  # nothing converted yet
     assert "Select a document" in window.preview.page_view.scene().items()[0].text()
+
+
+def test_the_windows_start_up_objects_stay_out_of_full_collections(qtbot, make_window):
+    """A full collection holds Python's lock; it walks only what was made after the window."""
+    window = make_window()
+    assert gc.get_freeze_count() > 10_000
+    window.close()
+    assert gc.get_freeze_count() == 0
 
 
 def test_geometry_and_splitters_are_remembered(qtbot, make_window):

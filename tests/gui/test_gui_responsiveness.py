@@ -1,6 +1,7 @@
 """The UI thread keeps answering while a multi-page document parses with OCR, with the daily-use
 parts at work: the queue of an earlier session restored and saved again (history), the document
 arriving through a watched folder (watch), and a screenshot pasted while it parses (paste).
+The engine is the one the app ships: in its own process, made from the window's settings.
 
 The largest event-loop gap is measured and reported (the target is 100 ms on a quiet machine);
 the assertion compares it with the time a page takes in the same run."""
@@ -8,6 +9,7 @@ the assertion compares it with the time a page takes in the same run."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -50,13 +52,13 @@ def earlier_session(store_path: Path, folder: Path) -> None:
     QueueHistory(store_path).save(model.jobs, wait=True)
 
 
-def test_event_loop_never_blocks_over_100_ms(qtbot, make_window, gui_store, engine, tmp_path,
-                                             record_property):
+def test_event_loop_never_blocks_over_100_ms(qtbot, make_window, gui_store, default_models,
+                                             tmp_path, record_property):
     earlier_session(gui_store.path, tmp_path / "earlier")
     inbox, output = tmp_path / "inbox", tmp_path / "converted"
     inbox.mkdir()
     gui_store.set("watch.folders", [{"folder": str(inbox), "output": str(output)}])
-    window = make_window(lambda _settings: engine)
+    window = make_window()  # no engine factory: the shipping one, in a child process
     window.show()
     assert len(window.controller.model.jobs) == EARLIER_DOCUMENTS
     window.method_combo.setCurrentIndex(window.method_combo.findData("ocr"))
@@ -64,13 +66,16 @@ def test_event_loop_never_blocks_over_100_ms(qtbot, make_window, gui_store, engi
     screenshot = QImage(str(FORMULA_SET / record["input"]))
     assert not screenshot.isNull()
 
+    # Made before the measurement: writing a PDF (and importing PyMuPDF for it) is the test's
+    # work on this thread, not the window's. It arrives in the watched folder whole.
+    staged = write_text_pdf(tmp_path / "four.pdf", pages=4, paragraphs=3)
     ticks: list[tuple[float, tuple[float, float] | None]] = []
     timer = QTimer()
     timer.setTimerType(Qt.TimerType.PreciseTimer)
     timer.setInterval(TICK_MS)
     timer.timeout.connect(lambda: ticks.append((time.perf_counter(), thread_times_s())))
     timer.start()
-    write_text_pdf(inbox / "four.pdf", pages=4, paragraphs=3)
+    os.replace(staged, inbox / "four.pdf")
     qtbot.waitUntil(lambda: window.controller.running is not None, timeout=30_000)
     document = window.controller.running
     qtbot.waitUntil(lambda: document.pages_done >= 1, timeout=180_000)
