@@ -2,8 +2,9 @@
 
 The layout model calls some column-set text a table: a numbered exercise list in two columns, a
 transcript with its line numbers in a gutter. Kept as a table, its sentences are cut into cells.
-A region is taken as text when the table model found at most two columns, no ruling lines cross
-the region, and its cells read like prose (several words each)."""
+A region is taken as text when no ruling lines cross it and the table model found one column
+(a justified paragraph in capitals, on a generated newspaper page), or two whose cells read
+like prose (several words each)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,14 @@ def ruled(crop: np.ndarray) -> bool:
 
 
 def is_prose_columns(result: TableResult, crop: np.ndarray) -> bool:
+    """At most two columns of prose (or a single column of anything: no grid) without ruling
+    lines."""
     if not result.ok or result.n_cols > 2:
         return False
+    if result.n_cols == 1:  # a justified paragraph in capitals was a one-column "table"
+        return not ruled(crop)
     texts = [cell.text for cell in result.cells if cell.text.strip()]
     if not texts or sum(len(t.split()) for t in texts) / len(texts) < PROSE_WORDS:
         return False
     return not ruled(crop)
+

@@ -51,3 +51,13 @@ def test_ruled_wide_or_terse_tables_stay_tables():
     assert not is_prose_columns(result([row + ["x"] for row in EXERCISES]), page())
     assert not is_prose_columns(result([["Yield", "4.2 t/ha"], ["Rain", "310 mm"]]), page())
     assert not is_prose_columns(TableResult.failed("unreadable"), page())
+
+
+def test_a_single_column_without_rules_is_no_grid():
+    capitals = [["THE AUTHOR"], ["SPECIFICALLY DISCLAIMS"], ["ANY WARRANTIES,"]]
+    assert is_prose_columns(result(capitals), page())
+    ruled_page = page()
+    ruled_page[5:7, 10:390] = 0
+    ruled_page[190:192, 10:390] = 0
+    assert not is_prose_columns(result(capitals), ruled_page)
+

@@ -6,12 +6,13 @@ grid (rows of articles side by side, column groups of stacked articles, in any n
 article a headline over its columns, sometimes a deck, sometimes a picture with its caption
 across some of its columns, its body flowing column by column; rules between articles on half
 the pages. Read article by article in the partition's order: of a cut across, the upper part
-first; of a cut between columns, the left part first.
+first; of a cut between columns, the left part first. Partitions that could be read in two
+orders are drawn again (see `_partition`).
 
 `journal`: a page of a two-column paper, the first page (title, authors, abstract across) or a
 later one starting in the middle of a paragraph, with floats where typesetters put them: across
 the page at its top, middle or foot, or inside one column at its top, middle or foot, each a
-figure or a ruled drawing with a caption. A float is read where it cuts the text: after what is
+drawing with its caption. A float is read where it cuts the text: after what is
 above it in its column (or above it across the page), before what is below it."""
 
 from __future__ import annotations
