@@ -27,7 +27,8 @@ VENV = ROOT / "build" / "installers-venv"
 WORK = ROOT / "build" / "installers"
 DIST = ROOT / "dist"
 # What the wheel is built from: a fresh copy, so nothing stale from an earlier build gets in.
-SOURCE_PARTS = ("pyproject.toml", "README.md", "engine", "gui", "settings", "resources")
+# The packages come from pyproject.toml (`source_parts`), so a new front end is never left out.
+SOURCE_FILES = ("pyproject.toml", "README.md")
 # In the venv but never in the frozen folder: the installer and Paperlens itself (built from here).
 NOT_PINNED = {"pip", "paperlens"}
 FROZEN_NAME = "paperlens"
@@ -134,7 +135,7 @@ def prepare_venv(build: Build) -> Path:
     step("Paperlens into the build venv")
     source = WORK / "source"
     shutil.rmtree(source, ignore_errors=True)
-    for part in SOURCE_PARTS:
+    for part in source_parts():
         origin = ROOT / part
         if origin.is_dir():
             shutil.copytree(origin, source / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -245,6 +246,13 @@ def freeze(python: Path, build: Build) -> Path:
         if not os.access(frozen / exe, os.X_OK):
             sys.exit(f"PyInstaller produced no {exe}")
     return frozen
+
+
+def source_parts() -> tuple[str, ...]:
+    """The files and top-level package folders the wheel is built from, as pyproject.toml
+    lists its packages."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    return SOURCE_FILES + tuple(sorted({name.split(".")[0] for name in setup["packages"]}))
 
 
 def main(argv: list[str] | None = None) -> int:
