@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import tarfile
+import time
 import tomllib
 from pathlib import Path
 
@@ -157,6 +158,34 @@ def test_app_starts_offline_and_shows_its_main_window(installed, offline, tmp_pa
                            capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0, shown.stderr[-3000:]
     assert "main window shown" in shown.stdout
+
+
+def test_the_frozen_window_converts_in_its_engine_process_and_leaves_none(installed, offline, tmp_path):
+    """The window's engine runs in a process started with spawn, which in the frozen build runs
+    the executable again (multiprocessing.freeze_support in the launcher): a document given on
+    the command line is converted there, and SIGTERM leaves no process behind."""
+    if shutil.which("pgrep") is None:
+        pytest.skip("pgrep is not installed")
+    app = command_in(installed, "paperlens")
+    document = tmp_path / "paper.pdf"
+    shutil.copyfile(PDF, document)
+    window = subprocess.Popen([*offline, str(app), str(document)], env=isolated_env(tmp_path / "home"),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 180
+        while not (tmp_path / "paper.md").is_file() and time.monotonic() < deadline:
+            assert window.poll() is None, window.stdout.read().decode(errors="replace")[-3000:]
+            time.sleep(1)
+        assert "TableFormer" in (tmp_path / "paper.md").read_text(encoding="utf-8")
+        children = subprocess.run(["pgrep", "-f", "--", "--multiprocessing-fork"], capture_output=True,
+                                  text=True).stdout.split()
+        assert children, "no engine process was started"
+    finally:
+        window.terminate()
+        window.wait(timeout=60)
+    time.sleep(2)
+    left = subprocess.run(["pgrep", "-f", str(app)], capture_output=True, text=True).stdout.split()
+    assert left == []
 
 
 def test_the_portable_archive_holds_the_same_folder(installed):
