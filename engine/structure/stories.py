@@ -13,6 +13,8 @@ shorter than a heading), and headings set near body size are not headlines."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from engine.types import Block, BlockKind
@@ -82,21 +84,33 @@ def story_columns(h: int, boxes: np.ndarray, body: float) -> tuple[float, float,
     return float(left), float(right), int(row.sum())
 
 
+def column_stories(blocks: list[Block], boxes: np.ndarray, body: float
+                   ) -> Iterator[tuple[int, float, float]]:
+    """(headline, x0, x1 of its columns) of each story under a headline over two columns or
+    more; a one-column story is ordered by the column rules already."""
+    for h, block in enumerate(blocks):
+        if not is_headline(block, body, STORY_HEADLINE_SIZE):
+            continue
+        found = story_columns(h, boxes, body)
+        if found is not None and found[2] >= 2:
+            yield h, found[0], found[1]
+
+
+def inside_columns(boxes: np.ndarray, left: float, right: float) -> np.ndarray:
+    """Which blocks lie in the columns from `left` to `right` (INSIDE_SHARE of their width)."""
+    x0, x1 = boxes[:, 0], boxes[:, 2]
+    width = np.maximum(x1 - x0, 1e-6)
+    return (np.minimum(x1, right) - np.maximum(x0, left)) > INSIDE_SHARE * width
+
+
 def story_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndarray,
                      body: float) -> np.ndarray:
     """`before` with each stacked story's order added: what lies above its headline over its
     columns comes before the headline and everything under it there."""
     before = before.copy()
     x0, y0, x1, y1 = boxes.T
-    width = np.maximum(x1 - x0, 1e-6)
-    for h, block in enumerate(blocks):
-        if not is_headline(block, body, STORY_HEADLINE_SIZE):
-            continue
-        found = story_columns(h, boxes, body)
-        if found is None or found[2] < 2:
-            continue  # a one-column story is ordered by the column rules already
-        left, right, _ = found
-        inside = (np.minimum(x1, right) - np.maximum(x0, left)) > INSIDE_SHARE * width
+    for h, left, right in column_stories(blocks, boxes, body):
+        inside = inside_columns(boxes, left, right)
         crossing = inside & (y1 > y0[h] - STORY_GAP_LINES * body) & (y0 < y1[h])
         crossing[h] = False
         if crossing.any():
@@ -146,18 +160,12 @@ def story_end_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndar
     under it. Everything in the story comes before everything under that stripe there, so the
     next row's left-hand article is not read before the story's right-hand columns (the column
     rules alone read a column down to the foot of the page when nothing spans it). Chosen with
-    reading_order.ROW_SHARE, on the randomised newspapers: see there."""
+    the row rule of reading_order.bands, on the randomised newspapers: see there."""
     before = before.copy()
     x0, y0, x1, y1 = boxes.T
-    width = np.maximum(x1 - x0, 1e-6)
-    for h, block in enumerate(blocks):
-        if not is_headline(block, body, STORY_HEADLINE_SIZE):
-            continue
-        found = story_columns(h, boxes, body)
-        if found is None or found[2] < 2:
-            continue  # a one-column story is kept whole by the column rules
-        left, right = min(found[0], x0[h]), max(found[1], x1[h])
-        inside = (np.minimum(x1, right) - np.maximum(x0, left)) > INSIDE_SHARE * width
+    for h, left, right in column_stories(blocks, boxes, body):
+        # The story runs under its headline's whole width too.
+        inside = inside_columns(boxes, min(left, x0[h]), max(right, x1[h]))
         end = story_end(h, blocks, boxes, inside, body)
         if end is None:
             continue
