@@ -238,6 +238,16 @@ class JobStore:
     def known_ids(self) -> set[str]:
         return {r[0] for r in self.db.read("SELECT id FROM jobs")}
 
+    def settled_documents(self) -> set[tuple[str, int]]:
+        """Documents whose reading is over (assembled or failed): their checkpoints are spent."""
+        return {(r[0], r[1]) for r in self.db.read(
+            "SELECT job_id, idx FROM documents WHERE state IN ('done', 'failed')")}
+
+    def release_bytes(self, freed: dict[str, int]) -> None:
+        with self.db.write() as db:
+            db.executemany("UPDATE jobs SET bytes = MAX(0, bytes - ?) WHERE id=?",
+                           [(size, job_id) for job_id, size in freed.items()])
+
     def usage_bytes(self) -> int:
         return int(self.db.read("SELECT COALESCE(SUM(bytes), 0) FROM jobs")[0][0])
 

@@ -12,7 +12,7 @@ from filelock import FileLock, Timeout
 from service.app import Service, create_app
 from service.config import ServiceConfig
 from service.database import Database
-from service.jobs import JobStore
+from service.jobs import JobStore, Recovery
 from service.storage import DataFolder
 from service.supervisor import Supervisor
 
@@ -45,12 +45,7 @@ def serve(config: ServiceConfig, log_level: str = "info") -> int:
         database = Database(folder.database)
         database.create()
         store = JobStore(database)
-        recovery = store.recover()
-        removed = folder.sweep(store.known_ids())
-        if recovery.pages_released or recovery.documents_released or removed:
-            log.info("resumed: %d page(s) and %d document(s) of the previous run will be done "
-                     "again; %d leftover folder(s) removed", recovery.pages_released,
-                     recovery.documents_released, len(removed))
+        recovery = resume(folder, store)
         supervisor = Supervisor(config, folder, recovery.epoch)
         supervisor.start()
         try:
@@ -64,3 +59,19 @@ def serve(config: ServiceConfig, log_level: str = "info") -> int:
         return EXIT_OK if server.started else EXIT_BUSY
     finally:
         lock.release()
+
+
+def resume(folder: DataFolder, store: JobStore) -> Recovery:
+    """What a previous run left: its claims given back, folders of jobs no longer known and
+    checkpoints of documents already settled (a stop between a document's end and its
+    tidy-up) removed."""
+    recovery = store.recover()
+    removed = folder.sweep(store.known_ids())
+    freed = folder.sweep_checkpoints(store.settled_documents())
+    store.release_bytes(freed)
+    if recovery.pages_released or recovery.documents_released or removed or freed:
+        log.info("resumed: %d page(s) and %d document(s) of the previous run will be done "
+                 "again; %d leftover folder(s) removed, spent checkpoints of %d job(s) removed",
+                 recovery.pages_released, recovery.documents_released, len(removed),
+                 len(freed))
+    return recovery

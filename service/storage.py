@@ -73,6 +73,17 @@ class DataFolder:
                 removed.append(entry.name)
         return removed
 
+    def sweep_checkpoints(self, settled: set[tuple[str, int]]) -> dict[str, int]:
+        """Remove the page checkpoints of documents already assembled or failed (a stop came
+        between the document's end and its tidy-up); the bytes freed, by job."""
+        freed: dict[str, int] = {}
+        for job_id, doc in settled:
+            folder = self.pages_dir(job_id, doc)
+            if folder.is_dir():
+                freed[job_id] = freed.get(job_id, 0) + tree_bytes(folder)
+                shutil.rmtree(folder, ignore_errors=True)
+        return freed
+
     def free_bytes(self) -> int:
         return shutil.disk_usage(self.root).free
 

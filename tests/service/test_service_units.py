@@ -194,3 +194,28 @@ def test_queue_quota_and_cancel(store):
         store.submit(new_job("8" * 32, 1, size=90), LIMITS)
     assert [j["id"] for j in store.list(None, 10, 0)] == ["f" * 32, "e" * 32]
     assert store.expired(float("inf")) == ["e" * 32]
+
+
+def test_a_restart_removes_checkpoints_a_stop_left_behind_its_document(store, tmp_path):
+    """The server stopped between a document's end and the removal of its page checkpoints:
+    the next start removes them (and gives their bytes back), and keeps those still needed."""
+    from service.server import resume
+    from service.storage import DataFolder
+
+    folder = DataFolder(tmp_path / "data")
+    folder.prepare()
+    store.submit(new_job("1" * 32, 1, size=60), LIMITS)
+    store.submit(new_job("2" * 32, 1, size=10), LIMITS)
+    queue = WorkQueue(store.db, "1.0.1")
+    page = queue.claim()
+    assert queue.finish_page(page, "ok", [], encode_result(sample_result()), [], 40, 1.0)
+    assembly = queue.claim()
+    assert isinstance(assembly, AssemblyWork) and assembly.job_id == "1" * 32
+    queue.finish_document("1" * 32, 0, "done", "ok", None, ["a.md"], 5)
+    for job_id in ("1" * 32, "2" * 32):
+        folder.pages_dir(job_id, 0).mkdir(parents=True)
+        (folder.pages_dir(job_id, 0) / "p1-crop.png").write_bytes(b"x" * 40)
+    resume(folder, store)
+    assert not folder.pages_dir("1" * 32, 0).exists()
+    assert (folder.pages_dir("2" * 32, 0) / "p1-crop.png").exists()  # still being read
+    assert store.usage_bytes() < 60 + 10 + 40
