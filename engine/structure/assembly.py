@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import statistics
 from dataclasses import replace
 
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
@@ -160,11 +161,20 @@ def _nearest_object(caption: Block, objects: list[Block]) -> Block | None:
         if overlap < 0.3 * min(obj.box.width, caption.box.width):
             continue
         gap = max(obj.box.y0 - caption.box.y1, caption.box.y0 - obj.box.y1, 0.0)
-        if gap > 4 * max(caption.box.height, 1.0) + 0.05 * obj.box.height:
+        if gap > 4 * _line_height(caption) + 0.05 * obj.box.height:
             continue
         if best_gap is None or gap < best_gap:
             best, best_gap = obj, gap
     return best
+
+
+def _line_height(block: Block) -> float:
+    """A caption's reach is counted in its lines, not its height: a paragraph that starts with
+    "Table 1 is ..." four lines below nothing is not a caption of a table a page away (a real
+    ASME sample page, tools/structure/published.py)."""
+    if block.lines:
+        return max(statistics.median(line.box.height for line in block.lines), 1.0)
+    return max(block.box.height, 1.0)
 
 
 def footnotes_last(blocks: list[Block]) -> list[Block]:

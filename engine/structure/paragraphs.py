@@ -44,8 +44,14 @@ def merge_fragments(lines: list[Line], page_lines: list[Line] | None = None) -> 
     the gutter from (a layout region can hold lines of two columns); default `lines`."""
     context = lines if page_lines is None else page_lines
     merged: list[Line] = []
+    # Lines still open to a piece on their right, most recent last: taken left to right, a line
+    # that ends further left than any gap allows can take no later piece. (A fixed window of the
+    # last lines lost the pieces of an index row: a column of 60 entries starts between them.)
+    reach = MAX_WORD_GAP * max((max(ln.box.height, 1.0) for ln in lines), default=1.0)
+    open_rows: list[int] = []
     for line in sorted(lines, key=lambda ln: (ln.box.x0, ln.box.y0)):
-        for i in range(len(merged) - 1, max(-1, len(merged) - 40), -1):
+        open_rows = [i for i in open_rows if merged[i].box.x1 + reach >= line.box.x0]
+        for i in reversed(open_rows):
             prev = merged[i]
             if prev.vertical or line.vertical:
                 continue
@@ -66,11 +72,14 @@ def merge_fragments(lines: list[Line], page_lines: list[Line] | None = None) -> 
                 break
         else:
             merged.append(line)
+            open_rows.append(len(merged) - 1)
     return merged
 
 
 # How far above and below a gap its neighbours are looked for, in line heights.
 GUTTER_REACH_LINES = 2.5
+# The share of a gap at either edge that a neighbour may reach into and still end before it.
+GUTTER_EDGE_SLACK = 0.2
 
 
 def _gutter_between(left: Line, right: Line, lines: list[Line]) -> bool:
@@ -78,7 +87,10 @@ def _gutter_between(left: Line, right: Line, lines: list[Line]) -> bool:
     end before it and start after it, and none runs across it. Inside a paragraph the lines
     around a font change run through the gap; in two columns of short items (exercises, a
     narrow gutter) nothing does. A row with no neighbours is not judged a gutter."""
-    x0, x1 = left.box.x1, right.box.x0
+    # Justified lines end exactly at the gutter's edge (to the hundredth of a point, or a pixel
+    # of a scan): touching the gap is not running across it.
+    slack = GUTTER_EDGE_SLACK * max(right.box.x0 - left.box.x1, 0.0)
+    x0, x1 = left.box.x1 + slack, right.box.x0 - slack
     reach = GUTTER_REACH_LINES * max(min(left.box.height, right.box.height), 1.0)
     top, bottom = min(left.box.y0, right.box.y0) - reach, max(left.box.y1, right.box.y1) + reach
     ends_before = starts_after = False

@@ -1,12 +1,13 @@
 """The table page stage: each table region's structure and cells, or its image when unparsable;
-columns of prose the layout model took for a table go back to being text."""
+columns of prose, indexes and tables of contents the layout model took for a table go back to
+being text."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from engine.page import PageState, keep_crop, regions_of
-from engine.tables.evidence import is_prose_columns
+from engine.tables.evidence import is_leader_list, is_prose_columns
 from engine.types import BlockKind
 
 
@@ -20,7 +21,7 @@ def recognize_tables(page: PageState, models) -> PageState:
         box = regions[i].box
         crop = page.crop(box)
         result = recognizer.recognize(crop, page.region_lines(box))
-        if is_prose_columns(result, crop):
+        if is_prose_columns(result, crop) or is_leader_list(result):
             regions[i] = replace(regions[i], kind=BlockKind.TEXT)
         elif result.ok:
             regions[i] = replace(regions[i], html=result.html)

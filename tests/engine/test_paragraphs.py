@@ -114,3 +114,29 @@ def test_pieces_of_a_paragraph_line_across_a_font_change_are_one_line():
              line("and the paragraph goes on across the whole column.", 124, width=400)]
     (block,) = build_blocks(lines)
     assert "word in italics follows" in block.text
+
+
+def test_pieces_of_a_row_are_joined_however_many_lines_start_between_them():
+    # An index column: 60 entries start at x=50; the page numbers of the first entry start
+    # further right, after all of them in left-to-right order.
+    height = BODY_PX * 1.2
+    lines = [line(f"\\entry{k} . . . .", 100 + k * height, x0=50, width=80) for k in range(60)]
+    lines.append(line("144, 147", 100, x0=140, width=40))
+    blocks = build_blocks(lines)
+    assert any("\\entry0 . . . . 144, 147" in b.text for b in blocks)
+
+
+def test_justified_lines_that_end_at_a_narrow_gutter_do_not_bridge_it():
+    # Three columns of an index, justified: the lines of a column end exactly where the gutter
+    # starts (x=235 here), which is not running across it.
+    height = BODY_PX * 1.2
+    lines = []
+    for k in range(6):
+        y = 100 + k * height
+        entry = 100 + 15 * (k % 3)  # entries of several lengths; numbers flush right
+        lines.append(line(f"\\left{k} . . .", y, x0=50, width=entry))
+        lines.append(line(f"{k}1, {k}2", y, x0=60 + entry, width=(175 if k % 2 else 174.999) - entry))
+        lines.append(line(f"\\right{k} . . . 9", y, x0=245, width=185))
+    texts = [b.text for b in build_blocks(lines)]
+    assert any("\\left0 . . . 01, 02 \\left1" in t for t in texts), texts
+    assert not any("\\right" in t and ("," in t or "\\left" in t) for t in texts), texts

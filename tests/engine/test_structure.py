@@ -113,3 +113,15 @@ def test_word_sized_text_regions_inside_a_paragraph_region_do_not_split_it():
     blocks = assemble_page([line("The paper asks whether a firm should be", 0, 2, 400, 20)] + words,
                            regions)
     assert [b.text for b in blocks] == ["The paper asks whether a firm should be judged simply as entity"]
+
+
+def test_a_paragraph_that_starts_like_a_caption_far_from_a_table_is_not_moved_to_it():
+    # Twelve lines of body text beginning "Table 1 is ..." 400 px below a table: its reach is
+    # four of its lines, not four of its heights.
+    table = Block(BlockKind.TABLE, Box(0, 100, 300, 200), html="<table></table>")
+    heading = Block(BlockKind.SECTION_HEADER, Box(0, 560, 300, 575), text="4. Tables")
+    lines = tuple(Line(f"line {k}", Box(0, 600 + 15 * k, 300, 612 + 15 * k)) for k in range(12))
+    body = Block(BlockKind.CAPTION, Box(0, 600, 300, 777), lines, text="Table 1 is an example")
+    assert place_captions([table, heading, body]) == [table, heading, body]
+    near = Block(BlockKind.CAPTION, Box(0, 215, 300, 272), lines[:4], text="Table 1. Yields.")
+    assert place_captions([near, heading, table]) == [heading, table, near]

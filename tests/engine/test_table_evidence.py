@@ -61,3 +61,20 @@ def test_a_single_column_without_rules_is_no_grid():
     ruled_page[190:192, 10:390] = 0
     assert not is_prose_columns(result(capitals), ruled_page)
 
+
+
+def test_an_index_or_contents_taken_for_a_table_is_text():
+    from engine.tables.evidence import is_leader_list
+
+    index = [["\\badness . . . . . . 325, 339", "\\global . . . . 262, 376", "\\if@filesw 390"],
+             ["\\balance@ . . . . 1908", "H", "\\ifx . . . . . 105, 113"],
+             ["\\baselineskip 75", "\\hbox . . . . 286, 550", "Contents"]]
+    assert is_leader_list(result(index))
+    scanned = [["Introduction........ 1", "Methods", "12"], ["Results", "..", "19"]]
+    assert not is_leader_list(result(scanned))  # one leader cell is not enough
+    scanned[1][1] = "Discussion ....... 24"
+    assert is_leader_list(result(scanned))
+    # Real tables: numbers, ellipses of three dots for omitted values, no leaders.
+    table = [["Variable", "Male", "Female"], ["Age", "41 ... 60", "38.2"], ["BMI", "...", "24.1"]]
+    assert not is_leader_list(result(table))
+    assert not is_leader_list(TableResult.failed("unreadable"))

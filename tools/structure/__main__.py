@@ -1,5 +1,6 @@
 """python -m tools.structure generate [--count N] [--seed S] [--families ...]
-python -m tools.structure eval [--tools paperlens,text_layer,tesseract] [--families ...]"""
+python -m tools.structure eval [--tools paperlens,text_layer,tesseract] [--families ...]
+python -m tools.structure published [--count N] [--seed S] [--out DIR]"""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, default=DEFAULT_OUT)
     gen.add_argument("--families", help="comma-separated subset of " + ",".join(ALL_FAMILIES))
+    real = commands.add_parser(
+        "published", help="real two-column pages of TeX Live's journal classes (their samples)")
+    real.add_argument("--count", type=int, default=40, help="pages (default 40)")
+    real.add_argument("--seed", type=int, default=1)
+    real.add_argument("--out", type=Path, default=Path("build/published"))
     ev = commands.add_parser("eval", help="score Paperlens and the baselines on the set")
     ev.add_argument("--folder", type=Path, default=DEFAULT_OUT)
     ev.add_argument("--tools", default="paperlens,text_layer,tesseract")
@@ -32,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "generate":
         chosen = tuple(args.families.split(",")) if args.families else ALL_FAMILIES
         pages = generate(args.out, args.count, args.seed, chosen)
+        print(f"{len(pages)} pages in {args.out}", file=sys.stderr)
+        return 0
+    if args.command == "published":
+        from tools.structure.published import build
+
+        pages = build(args.out, args.count, args.seed)
         print(f"{len(pages)} pages in {args.out}", file=sys.stderr)
         return 0
     from tools.structure.evaluate import evaluate
