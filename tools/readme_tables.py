@@ -36,6 +36,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "bench": ("bench.json", bench_readme.readme_markdown),
     "peers": ("peers.json", peers_report.readme_markdown),
     "structure": ("structure.json", structure_readme.readme_markdown),
+    "structure-published": ("structure_published.json", structure_readme.published_markdown),
 }
 
 _BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"

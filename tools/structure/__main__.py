@@ -43,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "published":
         from tools.structure.published import build
 
-        pages = build(args.out, args.count, args.seed)
+        try:
+            pages = build(args.out, args.count, args.seed)
+        except FileNotFoundError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         print(f"{len(pages)} pages in {args.out}", file=sys.stderr)
         return 0
     from tools.structure.evaluate import evaluate

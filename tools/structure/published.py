@@ -8,7 +8,9 @@ The truth is the page's text in the order TeX wrote it (PyMuPDF without sorting)
 a two-column page as the head, the first column, the second column and the foot, floats where
 the output routine put them, so that order is the reading order, with three caveats: running
 heads and page numbers are in it (Paperlens drops them, which costs a little everywhere), text
-inside vector figures is in it, and mathematics is there as its glyphs, not as LaTeX. The
+inside vector figures is in it, and mathematics is there as its glyphs, not as LaTeX. Line
+numbers in the margins of draft pages (acmart's `authordraft`) are taken out of the truth, as
+Paperlens takes them out of its reading (engine/structure/line_numbers.py). The
 figures are comparable between tools on the same pages, not with the generated families. The
 PDF's own order is the truth here, so its column is not scored.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pymupdf
@@ -87,9 +90,33 @@ def one_page_pdf(pdf: Path, number: int) -> bytes:
         return page.tobytes(garbage=3, deflate=True)
 
 
+# A margin of line numbers: at least this many bare numbers counting up by one, each its own
+# line of the text layer.
+LINE_NUMBER_RUN = 5
+_BARE_NUMBER = re.compile(r"\s*(\d{1,5})\s*")
+
+
+def without_line_numbers(text: str) -> str:
+    """The text without runs of bare numbers counting up by one (a draft's line numbers)."""
+    lines = text.split("\n")
+    numbers = [int(m.group(1)) if (m := _BARE_NUMBER.fullmatch(line)) else None
+               for line in lines]
+    drop: set[int] = set()
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        if numbers[start] is not None:
+            while end < len(lines) and numbers[end] == numbers[end - 1] + 1:
+                end += 1
+            if end - start >= LINE_NUMBER_RUN:
+                drop.update(range(start, end))
+        start = end
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop)
+
+
 def stream_text(pdf: bytes) -> str:
     with pymupdf.open(stream=pdf) as doc:
-        return doc[0].get_text(sort=False)
+        return without_line_numbers(doc[0].get_text(sort=False))
 
 
 def build(out: Path, count: int, seed: int, docs: Path = DOCS) -> list[dict]:

@@ -30,3 +30,23 @@ def readme_markdown(results: Mapping) -> str:
     meta = results["set"]
     return (f"{table}\n\nOrder-sensitive text similarity (mean, and the worst page), "
             f"{meta['count']} generated pages per family (seed {meta['seed']}).\n")
+
+
+def published_markdown(results: Mapping) -> str:
+    """The real-page check (`python -m tools.structure published`): the same scores on pages
+    typeset by TeX Live's journal classes, whose truth is the PDF's own order."""
+    summary = results["summary"]
+    columns = (("digital", "paperlens", "Paperlens, born-digital"),
+               ("scanned", "paperlens", "Paperlens, scanned"),
+               ("scanned", "tesseract", "Tesseract, scanned"))
+    rows = []
+    for metric, title in (("similarity", "order-sensitive similarity"),
+                          ("min_similarity", "worst page"), ("word_f1", "bag-of-words F1")):
+        cells = []
+        for variant, tool, _ in columns:
+            row = summary.get(f"published/{variant}/{tool}")
+            cells.append("-" if row is None else f"{row[metric]:.3f}")
+        rows.append([title, *cells])
+    table = gfm_table(["", *(heading for _, _, heading in columns)], rows)
+    return (f"{table}\n\n{results['set']['count']} real two-column pages (seed "
+            f"{results['set']['seed']}), truth in the PDF's own order.\n")
