@@ -9,12 +9,12 @@ import json
 import pymupdf
 import pytest
 
-from tools.structure.published import build, candidate_pages, choose, two_column
+from tools.structure.published import build, candidate_pages, choose, legible, two_column
 
 WORDS = ("the column of running text goes on with words that a reader reads in order " * 3)
 
 
-def draw(path, pages: list[str]) -> None:
+def draw(path, pages: list[str], size: float = 9) -> None:
     """Pages of "two" columns (two long paragraphs in each half) or "one" wide column."""
     with pymupdf.open() as doc:
         for kind in pages:
@@ -22,9 +22,9 @@ def draw(path, pages: list[str]) -> None:
             if kind == "two":
                 for k, (x0, y0) in enumerate([(50, 60), (50, 400), (320, 60), (320, 400)]):
                     page.insert_textbox(pymupdf.Rect(x0, y0, x0 + 240, y0 + 300),
-                                        f"Part {k}: {WORDS}", fontsize=9)
+                                        f"Part {k}: {WORDS}", fontsize=size)
             else:
-                page.insert_textbox(pymupdf.Rect(50, 60, 560, 700), WORDS * 3, fontsize=9)
+                page.insert_textbox(pymupdf.Rect(50, 60, 560, 700), WORDS * 3, fontsize=size)
         doc.save(path)
 
 
@@ -80,3 +80,11 @@ def test_a_drafts_line_numbers_are_not_in_the_truth_and_other_numbers_are():
                       "12", "13", "some text", "7"])
     assert without_line_numbers(text).split("\n") == [
         "Draft", "Table 2", "100", "300", "400", "12", "13", "some text", "7"]
+
+
+def test_pages_of_page_thumbnails_are_passed_over(tmp_path):
+    draw(tmp_path / "normal.pdf", ["two"])
+    draw(tmp_path / "thumbnails.pdf", ["two"], size=3)
+    assert legible(tmp_path / "normal.pdf", 0) and not legible(tmp_path / "thumbnails.pdf", 0)
+    found = [(tmp_path / "normal.pdf", 0), (tmp_path / "thumbnails.pdf", 0)]
+    assert choose(found, 5, seed=1, keep=legible) == [(tmp_path / "normal.pdf", 0)]

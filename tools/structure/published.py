@@ -67,8 +67,8 @@ def candidate_pages(docs: Path) -> list[tuple[Path, int]]:
     return found
 
 
-def choose(candidates: list[tuple[Path, int]], count: int, seed: int,
-           per_document: int = 2) -> list[tuple[Path, int]]:
+def choose(candidates: list[tuple[Path, int]], count: int, seed: int, per_document: int = 2,
+           keep=lambda pdf, number: True) -> list[tuple[Path, int]]:
     """`count` pages, at most `per_document` from one PDF, drawn with `seed`; several PDFs
     render the same sample (sample-sigconf, -xelatex, -lualatex ...): their pages are alike,
     which is why no document gives more than a couple."""
@@ -81,7 +81,23 @@ def choose(candidates: list[tuple[Path, int]], count: int, seed: int,
         pages = by_doc[pdf]
         picks += [(pdf, n) for n in sorted(rng.sample(pages, min(per_document, len(pages))))]
     rng.shuffle(picks)
-    return sorted(picks[:count])
+    return sorted([pick for pick in picks if keep(*pick)][:count])
+
+
+# Text below this size is the text of pictures of pages (a guide showing its layouts as
+# thumbnails); Paperlens keeps such a figure as an image, so a page where more than
+# TINY_TEXT_SHARE of the characters are that small has no fair truth and is passed over.
+TINY_TEXT_PT = 5.0
+TINY_TEXT_SHARE = 0.05
+
+
+def legible(pdf: Path, number: int) -> bool:
+    with pymupdf.open(pdf) as doc:
+        spans = [span for block in doc[number].get_text("dict")["blocks"]
+                 for line in block.get("lines", ()) for span in line["spans"]]
+    total = sum(len(span["text"].strip()) for span in spans)
+    tiny = sum(len(span["text"].strip()) for span in spans if span["size"] < TINY_TEXT_PT)
+    return total == 0 or tiny <= TINY_TEXT_SHARE * total
 
 
 def one_page_pdf(pdf: Path, number: int) -> bytes:
@@ -126,7 +142,7 @@ def build(out: Path, count: int, seed: int, docs: Path = DOCS) -> list[dict]:
             "`apt-get install texlive-publishers-doc` (Debian/Ubuntu)")
     out.mkdir(parents=True, exist_ok=True)
     pages = []
-    for index, (pdf, number) in enumerate(choose(candidate_pages(docs), count, seed)):
+    for index, (pdf, number) in enumerate(choose(candidate_pages(docs), count, seed, keep=legible)):
         data = one_page_pdf(pdf, number)
         stem = f"{FAMILY}-{index:03d}"
         (out / f"{stem}.pdf").write_bytes(data)
