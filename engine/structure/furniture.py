@@ -75,15 +75,24 @@ def _in_margin(block: Block, page: PageResult, body: list[Block], vertical_page:
     if small and block.box.y1 <= page.height * RUNNING_HEAD_SHARE:
         # Running heads sit a little lower on some layouts; set in body size or smaller (a
         # title is larger) and cut off from the text below, they are still furniture.
-        below = [b.box.y0 for b in body if b.box.y0 >= block.box.y1 and b is not block]
+        below = _starts_below(block, body)
         return bool(below) and min(below) - block.box.y1 > gap_needed
     if block.box.y1 <= page.height * MARGIN_SHARE:
-        below = [b.box.y0 for b in body if b.box.y0 >= block.box.y1]
+        below = _starts_below(block, body)
         return not below or min(below) - block.box.y1 > gap_needed
     if block.box.y0 >= page.height * (1 - MARGIN_SHARE):
-        above = [b.box.y1 for b in body if b.box.y1 <= block.box.y0]
+        above = [b.box.y1 for b in body if b is not block and b.box.y1 < block.box.y1]
         return not above or block.box.y0 - max(above) > gap_needed
     return False
+
+
+def _starts_below(block: Block, body: list[Block]) -> list[float]:
+    """Where the body blocks that start lower than `block` begin. A paragraph that goes on
+    straight under it (its box touching or a pixel into the block's) counts, with no gap:
+    the top lines of a column are not a running head (real two-column pages, tools/structure
+    published)."""
+    return [max(b.box.y0, block.box.y1) for b in body
+            if b is not block and b.box.y0 > block.box.y0]
 
 
 def mark_furniture(pages: list[PageResult]) -> list[PageResult]:

@@ -47,3 +47,35 @@ def test_a_single_page_keeps_its_top_line():
 def test_a_lone_page_number_is_a_footer_even_on_one_page():
     (result,) = mark_furniture([page(1, text("- 7 -", 960, 980))])
     assert result.blocks[0].kind is BlockKind.FOOTER
+
+
+def test_the_top_lines_of_a_column_with_its_paragraph_going_on_under_them_are_body_text():
+    from engine.types import Line
+
+    def block(value, x0, y0, x1, y1, rows):
+        height = (y1 - y0) / rows
+        lines = tuple(Line(f"{value} {k}", Box(x0, y0 + k * height, x1, y0 + (k + 1) * height))
+                      for k in range(rows))
+        return Block(BlockKind.TEXT, Box(x0, y0, x1, y1), lines, text=value)
+
+    # The layout split the right column's first paragraph after two lines; the rest starts a
+    # pixel into their box. Under the rest, a gap, then a heading: the two lines are not a
+    # running head cut off from the body.
+    top = block("a comma by putting", 420, 45, 750, 77, 2)
+    blocks = (block("Left column", 50, 70, 380, 900, 50), top,
+              block("the rest of the paragraph", 420, 76, 750, 108, 2),
+              block("9. Conclusion", 420, 150, 750, 166, 1),
+              block("Body", 420, 170, 750, 900, 45))
+    (result,) = mark_furniture([page(1, *blocks)])
+    assert result.blocks[1].kind is BlockKind.TEXT
+    # Cut off from everything below by a gap (the left column starting lower), the same two
+    # lines are a running head.
+    alone = (replace_box(blocks[0], 200), top, blocks[3], blocks[4])
+    (result,) = mark_furniture([page(1, *alone)])
+    assert result.blocks[1].kind is BlockKind.HEADER
+
+
+def replace_box(block: Block, y0: float) -> Block:
+    from dataclasses import replace
+
+    return replace(block, box=Box(block.box.x0, y0, block.box.x1, block.box.y1))
