@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-import statistics
 from dataclasses import replace
 
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
-from engine.structure.reading_order import order_blocks
+from engine.structure.reading_order import body_line_height, order_blocks
 from engine.structure.vertical import is_vertical_page
 from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
@@ -173,9 +172,7 @@ def _line_height(block: Block) -> float:
     "Table 1 is ..." four lines below nothing is not a caption of a table a page away (a real
     ASME sample page, tools/structure/published.py: 0.72 -> 0.91; no other page of its 40, of
     the generated set or of the dev set moved)."""
-    if block.lines:
-        return max(statistics.median(line.box.height for line in block.lines), 1.0)
-    return max(block.box.height, 1.0)
+    return max(body_line_height([block]) or block.box.height, 1.0)
 
 
 def footnotes_last(blocks: list[Block]) -> list[Block]:

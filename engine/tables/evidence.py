@@ -62,7 +62,6 @@ def is_prose_columns(result: TableResult, crop: np.ndarray) -> bool:
     return not ruled(crop)
 
 
-
 def is_leader_list(result: TableResult) -> bool:
     """An index or a table of contents: dot leaders between entries and their page numbers."""
     texts = [cell.text for cell in result.cells if cell.text.strip()]

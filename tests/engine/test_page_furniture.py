@@ -79,3 +79,18 @@ def replace_box(block: Block, y0: float) -> Block:
     from dataclasses import replace
 
     return replace(block, box=Box(block.box.x0, y0, block.box.x1, block.box.y1))
+
+
+def test_the_last_lines_of_a_column_reaching_under_its_paragraph_are_body_text():
+    # The layout split a column's last paragraph; its last two lines sit in the bottom margin
+    # band with the paragraph above reaching a pixel into their box: body, not a footer.
+    from engine.types import Line
+
+    lines = tuple(Line(f"end {k}", Box(420, 940 + 15 * k, 750, 954 + 15 * k)) for k in range(2))
+    last = Block(BlockKind.TEXT, Box(420, 940, 750, 970), lines, text="end of the column")
+    above = Block(BlockKind.TEXT, Box(420, 300, 750, 941), text="the paragraph above")
+    (result,) = mark_furniture([page(1, above, last)])
+    assert result.blocks[1].kind is BlockKind.TEXT
+    apart = Block(BlockKind.TEXT, Box(420, 300, 750, 800), text="the paragraph above")
+    (result,) = mark_furniture([page(1, apart, last)])
+    assert result.blocks[1].kind is BlockKind.FOOTER
