@@ -102,6 +102,9 @@ class Line:
     bold: bool = False
     vertical: bool = False
     """Text running up or down the page (rotated 90 degrees), e.g. a margin note."""
+    slanted: bool = False
+    """Text set at a slant, neither across nor up the page (a text layer's line direction): a
+    draft's watermark over the page, a table's column heads turned 45 degrees."""
     words: tuple[Word, ...] = ()
     """OCR lines: the words of `text` in order, each on the pixels it was read from (the
     detector's box and the recogniser's CTC time steps, engine/ocr/word_boxes.py); empty when

@@ -76,6 +76,11 @@ def image_coverage(page: pymupdf.Page) -> float:
     return float(mask.mean())
 
 
+# A line whose direction is further than this (the sine of 5 degrees) off both axes is slanted;
+# a text layer's straight lines are exact to a millionth.
+SLANT = 0.087
+
+
 def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
     """Visible text lines of the page in pixel coordinates of an image rendered at `scale`."""
     flags = pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE
@@ -100,7 +105,8 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
             text = compose_spacing_accents(text)
             lines.append(Line(text=" ".join(text.split()), box=Box(x0, y0, x1, y1).scaled(scale),
                               score=1.0, font_size=float(main["size"]) * scale, bold=bold,
-                              vertical=abs(dy) > abs(dx)))
+                              vertical=abs(dy) > abs(dx),
+                              slanted=min(abs(dx), abs(dy)) > SLANT))
     return lines
 
 

@@ -199,6 +199,20 @@ def holds_cjk_text(region: Region, lines: list[Line]) -> bool:
     return len(held) >= FIGURE_TEXT_LINES and chars >= FIGURE_TEXT_CHARS
 
 
+# A slanted line lying over at least this many other lines is printed across the page's text: a
+# watermark or a stamp ("Unpublished working draft", "CONFIDENTIAL"). A table's column heads
+# turned 45 degrees stand in their own cells, over no other line (the dev set's one such table).
+WATERMARK_MIN_LINES = 2
+
+
+def split_watermarks(lines: list[Line]) -> tuple[list[Line], list[Line]]:
+    """(the page's lines, the slanted lines printed over them)."""
+    over = [line for line in lines if line.slanted and sum(
+        other is not line and other.box.share_inside(line.box) >= 0.5 for other in lines
+    ) >= WATERMARK_MIN_LINES]
+    return [line for line in lines if line not in over], over
+
+
 # A "figure" covering this much of the page is the page itself (a poster, a photographed
 # sign, a cropped text line): its text is the content, not a label inside an illustration.
 PAGE_SIZED_FIGURE_SHARE = 0.5
@@ -206,14 +220,19 @@ PAGE_SIZED_FIGURE_SHARE = 0.5
 
 def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                   page_area: float | None = None) -> list[Block]:
-    """Blocks of a page in reading order. Without layout regions: paragraphs by geometry. A
-    figure region holding CJK text is text. On a page of vertical CJK writing only the other
-    figures are taken from the layout model, which was trained on horizontal pages (it boxes
-    vertical text as tables, figures or pieces cutting across paragraphs); the text is grouped
-    by geometry."""
+    """Blocks of a page in reading order, watermarks first as page furniture. Without layout
+    regions: paragraphs by geometry. A figure region holding CJK text is text. On a page of
+    vertical CJK writing only the other figures are taken from the layout model, which was
+    trained on horizontal pages (it boxes vertical text as tables, figures or pieces cutting
+    across paragraphs); the text is grouped by geometry."""
+    lines, stamped = split_watermarks(lines)
+    # A watermark is page furniture, like a running head: left out of the reading order, where
+    # it would lie across the columns as if it were a headline dividing them.
+    furniture = [Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
+                 for line in stamped]
     vertical = is_vertical_page(lines)
     if regions is None:
-        return order_blocks(build_blocks(lines), vertical=vertical)
+        return furniture + order_blocks(build_blocks(lines), vertical=vertical)
     regions = [replace(r, kind=BlockKind.TEXT)
                if r.kind is BlockKind.FIGURE and holds_cjk_text(r, lines) else r
                for r in regions]
@@ -231,4 +250,5 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
             region = replace(region, lines=())
         blocks.extend(region_blocks(region, lines))
     blocks.extend(build_blocks(leftover, lines))
-    return footnotes_last(place_captions(label_captions(order_blocks(blocks, vertical=vertical))))
+    return furniture + footnotes_last(place_captions(label_captions(
+        order_blocks(blocks, vertical=vertical))))

@@ -117,8 +117,11 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
         for block in page.blocks:
             band = _band(block, page)
             repeated = band is not None and counts[(band, _signature(block))] >= needed
-            margin = not picture_page and (_beside_page_number(block, numbers, page)
-                                           or _in_margin(block, page, body, vertical_page))
+            # A caption is never a running head: a table's caption at the top of a page, two
+            # lines above its rules, sits where a lowered running head would.
+            margin = not picture_page and block.kind is not BlockKind.CAPTION and (
+                _beside_page_number(block, numbers, page)
+                or _in_margin(block, page, body, vertical_page))
             if repeated or block in numbers or margin:
                 kind = BlockKind.FOOTER if block.box.center_y > page.height / 2 else BlockKind.HEADER
                 block = replace(block, kind=kind)

@@ -3,8 +3,13 @@ numbered lists, equation numbers and a table's row numbers stay."""
 
 from __future__ import annotations
 
+import numpy as np
+
+from engine.options import ConvertOptions
+from engine.page import PageState
 from engine.structure.line_numbers import line_number_gutter
-from engine.types import Box, Line
+from engine.structure.stage import drop_line_number_gutter
+from engine.types import BlockKind, Box, Line, Region, TextSource
 
 PITCH = 40
 
@@ -70,3 +75,31 @@ def test_numbers_that_do_not_count_up_are_not_a_gutter():
     shuffled = [Line(str(n), ln.box) if ln.text.isdigit() else ln
                 for ln, n in zip(lines, [7, 0, 3, 0, 9, 0, 2, 0, 8, 0, 4, 0, 6, 0, 1, 0, 5, 0, 10, 0])]
     assert line_number_gutter(shuffled) == set()
+
+
+def page_of(lines: list[Line], regions: tuple[Region, ...]) -> PageState:
+    return PageState(document=None, page_number=1, options=ConvertOptions(),
+                     image=np.full((1200, 1000, 3), 255, np.uint8), lines=tuple(lines),
+                     regions=regions, text_source=TextSource.TEXT_LAYER)
+
+
+def test_a_table_drawn_out_over_the_margins_numbers_is_cut_back_and_stays_a_table():
+    """A draft paper numbered in the margin: the layout model's box of a table at the top of
+    the column reaches into the numbers. The numbers go; the table keeps its grid."""
+    lines = transcript(number_x=(940, 960), text_x=(100, 900))
+    cells = [Line(word, Box(x, 100 + k * PITCH, x + 80, 120 + k * PITCH))
+             for k in range(6) for x, word in ((300, "Command"), (450, "Number"), (600, "Author"))]
+    body = [ln for ln in lines if ln.text.isdigit() or ln.box.y0 >= 100 + 6 * PITCH] + cells
+    table = Region(BlockKind.TABLE, Box(290, 95, 980, 100 + 6 * PITCH))
+    out = drop_line_number_gutter(page_of(body, (table,)), models=None)
+    assert not [ln for ln in out.lines if ln.text.isdigit()]
+    (region,) = out.regions
+    assert region.kind is BlockKind.TABLE
+    assert (region.box.x0, region.box.x1) == (300, 680)
+
+
+def test_a_table_region_holding_only_numbers_is_text():
+    lines = transcript()
+    numbers = Region(BlockKind.TABLE, Box(30, 90, 70, 100 + 25 * PITCH))
+    (region,) = drop_line_number_gutter(page_of(lines, (numbers,)), models=None).regions
+    assert region.kind is BlockKind.TEXT

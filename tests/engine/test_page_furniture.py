@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.structure.furniture import mark_furniture
-from engine.types import Block, BlockKind, Box, PageResult, TextSource
+from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
 
 
 def page(number: int, *blocks: Block) -> PageResult:
@@ -94,3 +96,20 @@ def test_the_last_lines_of_a_column_reaching_under_its_paragraph_are_body_text()
     apart = Block(BlockKind.TEXT, Box(420, 300, 750, 800), text="the paragraph above")
     (result,) = mark_furniture([page(1, apart, last)])
     assert result.blocks[1].kind is BlockKind.FOOTER
+
+
+def test_a_tables_caption_at_the_top_of_a_page_is_not_a_running_head():
+    """Two lines above the table's rules, a caption stands where a lowered running head would."""
+    words = "Table 2: Some Typical Commands"
+    caption = Block(BlockKind.CAPTION, Box(200, 100, 600, 115),
+                    (Line(words, Box(200, 100, 600, 115)),), words)
+    table = Block(BlockKind.TABLE, Box(200, 150, 600, 250),
+                  (Line("Command Number", Box(200, 150, 600, 165)),), "Command Number")
+    body = Block(BlockKind.TEXT, Box(50, 300, 750, 315),
+                 (Line("A paragraph under the table.", Box(50, 300, 750, 315)),),
+                 "A paragraph under the table.")
+    (result,) = mark_furniture([page(1, caption, table, body)])
+    assert [b.kind for b in result.blocks] == [BlockKind.CAPTION, BlockKind.TABLE, BlockKind.TEXT]
+    # The same block as text is taken for a running head: the rule the caption is spared.
+    (plain,) = mark_furniture([page(1, replace(caption, kind=BlockKind.TEXT), table, body)])
+    assert plain.blocks[0].kind is BlockKind.HEADER

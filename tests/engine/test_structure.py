@@ -125,3 +125,24 @@ def test_a_paragraph_that_starts_like_a_caption_far_from_a_table_is_not_moved_to
     assert place_captions([table, heading, body]) == [table, heading, body]
     near = Block(BlockKind.CAPTION, Box(0, 215, 300, 272), lines[:4], text="Table 1. Yields.")
     assert place_captions([near, heading, table]) == [heading, table, near]
+
+
+def test_a_watermark_across_two_columns_is_furniture_and_the_columns_read_in_order():
+    """A draft's slanted "Unpublished working draft" over both columns: taken into the reading
+    order it would lie between the columns' upper and lower halves like a spanning headline
+    (left top, right top, watermark, left bottom, right bottom)."""
+    lines = [line(f"{side} {k}", x, 12 * k, x + 180, 12 * k + 10)
+             for side, x in (("left", 0), ("right", 210)) for k in range(8)]
+    stamp = Line("Unpublished working draft.", Box(60, 20, 340, 80), font_size=30, slanted=True)
+    blocks = assemble_page(lines + [stamp], None)
+    assert blocks[0].kind is BlockKind.HEADER and blocks[0].text == stamp.text
+    assert [b.text for b in blocks[1:]] == [
+        " ".join(f"{side} {k}" for k in range(8)) for side in ("left", "right")]
+
+
+def test_slanted_column_heads_over_no_other_text_stay_text():
+    heads = [Line(name, Box(20 + 30 * i, 0, 45 + 30 * i, 25), slanted=True)
+             for i, name in enumerate(("Procedure", "Completion", "Knowledge"))]
+    blocks = assemble_page(heads + [line("1 2 3", 20, 40, 110, 50)], None)
+    assert BlockKind.HEADER not in {b.kind for b in blocks}
+    assert " ".join(h.text for h in heads) in " ".join(b.text for b in blocks)
