@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.imaging import ink_map
+from engine.ocr.column_edges import INK_MARK, column_edge_cuts
 from engine.types import BlockKind, Box, Line, Region
 
 # The regions that are columns of running text; a heading across columns is one region, so a
@@ -84,24 +85,42 @@ def gutter_x(ink: np.ndarray, line: Line, left: Box, right: Box) -> float:
 
 
 def plan_cuts(image: np.ndarray, lines: list[Line], regions: list[Region]) -> list[Cut]:
-    """The lines to cut and the boxes of their parts, in page pixels."""
+    """The lines to cut and the boxes of their parts, in page pixels: at the gutters between
+    side-by-side regions and at the column edges the lines around show
+    (engine/ocr/column_edges.py). Each part is narrowed to its ink, so that the gutter between
+    two parts stays open for the paragraph builder to see."""
     cuts = []
-    for line in lines:
+    at_edges = column_edge_cuts(image, lines)
+    for index, line in enumerate(lines):
         parts = column_parts(line, regions)
-        if len(parts) < 2:
+        if len(parts) < 2 and index not in at_edges:
             continue
         box = line.box
         x0, y0 = max(int(box.x0), 0), max(int(box.y0), 0)
         ink = ink_map(image[y0:int(np.ceil(box.y1)), x0:int(np.ceil(box.x1))])
         if ink is None:
             continue
-        edges = [box.x0] + [gutter_x(ink, line, a.box, b.box) for a, b in zip(parts, parts[1:])]
-        edges.append(box.x1)
-        pieces = tuple(Box(left, box.y0, right, box.y1) for left, right in zip(edges, edges[1:])
-                       if right - left >= MIN_PART_HEIGHTS * box.height)
+        inside = [gutter_x(ink, line, a.box, b.box) for a, b in zip(parts, parts[1:])]
+        inside += [x for x in at_edges.get(index, [])
+                   if all(abs(x - other) > box.height for other in inside)]
+        edges = [box.x0, *sorted(inside), box.x1]
+        pieces = tuple(piece for left, right in zip(edges, edges[1:])
+                       if (piece := _inked(ink, box, left, right)).width
+                       >= MIN_PART_HEIGHTS * box.height)
         if len(pieces) >= 2:
             cuts.append(Cut(line, pieces))
     return cuts
+
+
+def _inked(ink: np.ndarray, box: Box, left: float, right: float) -> Box:
+    """The part of the line between two page x, narrowed to the pixel columns holding ink."""
+    a = max(int(left - box.x0), 0)
+    columns = np.flatnonzero((ink[:, a:int(np.ceil(right - box.x0))] > INK_MARK).any(axis=0))
+    if columns.size == 0:
+        return Box(left, box.y0, right, box.y1)
+    start = max(int(box.x0), 0) + a
+    return Box(max(left, float(start + columns[0])), box.y0,
+               min(right, float(start + columns[-1] + 1)), box.y1)
 
 
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:

@@ -77,7 +77,9 @@ def test_plan_cuts_gives_one_part_per_column():
     [cut] = plan_cuts(image, lines, COLUMNS)
     assert cut.line is lines[0]
     left, right = cut.parts
-    assert left.x0 == 20 and right.x1 == 380 and 185 <= left.x1 == right.x0 <= 215
+    # Each part ends at its ink: the words on the page run 20-185 and 215-380.
+    assert left.x0 == 20 and 377 <= right.x1 <= 380
+    assert 183 <= left.x1 <= 185 and 215 <= right.x0 <= 217
 
 
 class Reader:
@@ -128,3 +130,15 @@ def test_a_part_that_reads_as_nothing_is_dropped_and_an_unreadable_line_kept():
     assert [ln.text for ln in one.lines] == ["left"]
     none = split_at_gutters(page, SimpleNamespace(page_reader=lambda: Reader([])))
     assert none.lines == (line,)
+
+
+def test_the_parts_are_read_from_their_own_pixels_without_the_rows_around():
+    """A crop margin would take in the ink of the lines above and below: on a tightly leaded
+    scan the recogniser then reads letters less."""
+    image = page_with_ink([(20, 185), (215, 380)])
+    line = Line("left right", Box(20, 35, 380, 65))
+    page = PageState(document=None, page_number=1, options=ConvertOptions(), image=image,
+                     lines=(line,), regions=tuple(COLUMNS), text_source=TextSource.OCR)
+    reader = Reader(["left", "right"])
+    split_at_gutters(page, SimpleNamespace(page_reader=lambda: reader))
+    assert [crop.shape[0] for crop in reader.crops] == [30, 30]
