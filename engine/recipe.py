@@ -20,7 +20,7 @@ from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
 from engine.ocr.handwriting import flag_handwriting
-from engine.ocr.stage import recognize_text, split_at_gutters
+from engine.ocr.stage import join_leaders, recognize_text, split_at_gutters
 from engine.options import ConvertOptions
 from engine.output.content_list import content_list
 from engine.output.markdown import render_markdown
@@ -39,6 +39,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("handwriting", flag_handwriting),             # engine/ocr: mostly handwritten? say so
     ("layout", detect_layout),                     # engine/layout: regions by kind
     ("gutters", split_at_gutters),                 # engine/ocr: lines cut at column gutters
+    ("leaders", join_leaders),                     # engine/ocr: entry . . . page number
     ("line_numbers", drop_line_number_gutter),     # engine/structure: 1, 2, 3 ... in a margin
     ("formula_image", recognize_formula_image),    # engine/formulas: an image that is a formula
     ("math_lines", find_math_lines),               # engine/formulas: display math left loose

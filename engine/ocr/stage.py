@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from engine.ocr.gutters import plan_cuts
+from engine.ocr.leaders import join_at_leaders
 from engine.ocr.page_reader import MIN_LINE_SCORE
 from engine.page import PageState
 from engine.types import Line, TextSource
@@ -58,3 +59,12 @@ def _exact_crop(image, box):
     x1 = max(min(int(np.ceil(box.x1)), width), x0 + 1)
     y1 = max(min(int(np.ceil(box.y1)), height), y0 + 1)
     return np.ascontiguousarray(image[y0:y1, x0:x1])
+
+
+def join_leaders(page: PageState, models) -> PageState:
+    """An index entry and its page numbers, read as two lines with the dot leader between
+    them unseen, made one line again (engine/ocr/leaders.py)."""
+    if page.text_source is not TextSource.OCR or not page.lines:
+        return page
+    lines = join_at_leaders(page.image, list(page.lines))
+    return page if len(lines) == len(page.lines) else replace(page, lines=tuple(lines))
