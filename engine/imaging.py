@@ -146,6 +146,9 @@ MIN_INK_CONTRAST = 40.0
 """Paper and darkest ink closer than this (grey levels) is a blank image: no ink at all."""
 INK_LEVEL = 0.3
 """A pixel is ink when it lies this far (0 paper .. 1 darkest ink) from the paper to the ink."""
+INK_MARK = 0.5
+"""Ink this far or further is a mark (a stroke, a leader's dot), not a speck or the blur around
+one: what engine/ocr's gutter cuts, column edges and dot leaders look for."""
 
 
 def grey_levels(image: np.ndarray) -> np.ndarray:

@@ -51,17 +51,19 @@ class PageState:
     def warn(self, message: str) -> "PageState":
         return replace(self, warnings=self.warnings + (message,))
 
-    def crop_bounds(self, box: Box) -> tuple[int, int, int, int]:
+    def crop_bounds(self, box: Box, margin: int = CROP_MARGIN_PX) -> tuple[int, int, int, int]:
         """The pixels `crop` takes for a box: x0, y0, x1, y1 with a small margin, on the page."""
         height, width = self.image.shape[:2]
-        x0 = max(0, int(box.x0) - CROP_MARGIN_PX)
-        y0 = max(0, int(box.y0) - CROP_MARGIN_PX)
-        x1 = min(width, int(np.ceil(box.x1)) + CROP_MARGIN_PX)
-        y1 = min(height, int(np.ceil(box.y1)) + CROP_MARGIN_PX)
+        x0 = min(max(0, int(box.x0) - margin), width - 1)
+        y0 = min(max(0, int(box.y0) - margin), height - 1)
+        x1 = min(width, int(np.ceil(box.x1)) + margin)
+        y1 = min(height, int(np.ceil(box.y1)) + margin)
         return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)
 
-    def crop(self, box: Box) -> np.ndarray:
-        x0, y0, x1, y1 = self.crop_bounds(box)
+    def crop(self, box: Box, margin: int = CROP_MARGIN_PX) -> np.ndarray:
+        """The box's pixels with `margin` around them (none: exactly the box, as the text
+        detector crops its lines)."""
+        x0, y0, x1, y1 = self.crop_bounds(box, margin)
         return np.ascontiguousarray(self.image[y0:y1, x0:x1])
 
     def region_lines(self, box: Box) -> list[Line]:

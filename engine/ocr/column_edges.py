@@ -15,7 +15,7 @@ import statistics
 
 import numpy as np
 
-from engine.imaging import ink_map
+from engine.imaging import INK_MARK, ink_map
 from engine.types import Line
 
 # Set from the index pages among the real pages of `python -m tools.structure published`, whose
@@ -39,7 +39,6 @@ END_REACH = 2.5
 # is about a fifth of its height), found at most EDGE_SEARCH line heights left of the edge.
 MIN_BLANK = 0.35
 EDGE_SEARCH = 1.5
-INK_MARK = 0.5
 
 
 def column_edge_cuts(image: np.ndarray, lines: list[Line]) -> dict[int, list[float]]:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.imaging import ink_map
-from engine.ocr.column_edges import INK_MARK, column_edge_cuts
+from engine.imaging import INK_MARK, ink_map
+from engine.ocr.column_edges import column_edge_cuts
 from engine.types import BlockKind, Box, Line, Region
 
 # The regions that are columns of running text; a heading across columns is one region, so a

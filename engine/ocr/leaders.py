@@ -13,7 +13,7 @@ import statistics
 import cv2
 import numpy as np
 
-from engine.imaging import ink_map
+from engine.imaging import INK_MARK, ink_map
 from engine.types import Box, Line, Word
 
 # Set from the leaders of the index and contents pages among the real pages of `python -m
@@ -36,7 +36,6 @@ MAX_DOT_SPREAD = 0.25
 LEADS_TO = re.compile(r"^\W{0,2}(\d|[ivxlcdm]+\b|[IVXLCDM]+\b|[$€£¥])")
 # Two lines are pieces of one row when they overlap by this share of the lower one's height.
 ROW_OVERLAP = 0.5
-INK_MARK = 0.5
 
 
 def join_at_leaders(image: np.ndarray, lines: list[Line]) -> list[Line]:
@@ -49,7 +48,7 @@ def join_at_leaders(image: np.ndarray, lines: list[Line]) -> list[Line]:
     changed = True
     while changed:
         changed = False
-        for i, left in enumerate(merged):
+        for left in merged:
             right = _next_on_row(left, merged)
             if right is None or right.box.x0 - left.box.x1 < MAX_DOT_SPACING * height / 2 \
                     or not LEADS_TO.match(right.text):
