@@ -196,3 +196,9 @@ def ink_bounds(image: np.ndarray, min_contrast: float = MIN_INK_CONTRAST
     rows = np.flatnonzero(ink.any(axis=1))
     cols = np.flatnonzero(ink.any(axis=0))
     return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1
+
+
+def turn_image(image: np.ndarray, rotation: int) -> np.ndarray:
+    """The image turned clockwise by `rotation` degrees (a multiple of 90), C-contiguous."""
+    k = (rotation // 90) % 4
+    return np.ascontiguousarray(np.rot90(image, k=-k) if k else image)

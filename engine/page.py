@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from engine.imaging import turn_image
 from engine.input.document import Document
 from engine.options import ConvertOptions
 from engine.types import (Block, BlockKind, Box, Line, PageError, PageResult, Region, Status,
@@ -19,6 +20,8 @@ from engine.types import (Block, BlockKind, Box, Line, PageError, PageResult, Re
 
 # Crops get a little margin so strokes on the region's edge are not cut.
 CROP_MARGIN_PX = 4
+
+TURN_WARNING = "page was turned by {} degrees; read it upright"
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,19 @@ class PageState:
 
     def warn(self, message: str) -> "PageState":
         return replace(self, warnings=self.warnings + (message,))
+
+    def turned(self, rotation: int, image: np.ndarray) -> "PageState":
+        """The page as read turned clockwise by `rotation` degrees (`image`), and saying so."""
+        return replace(self, rotation=rotation, image=image).warn(TURN_WARNING.format(rotation))
+
+    def as_given(self) -> "PageState":
+        """The page back as the input gave it, when a stage finds the turn wrong: its image
+        turned back, no turn warning, and no lines (they were read off the turned image)."""
+        if not self.rotation:
+            return self
+        warning = TURN_WARNING.format(self.rotation)
+        return replace(self, rotation=0, image=turn_image(self.image, -self.rotation), lines=(),
+                       warnings=tuple(w for w in self.warnings if w != warning))
 
     def crop_bounds(self, box: Box, margin: int = CROP_MARGIN_PX) -> tuple[int, int, int, int]:
         """The pixels `crop` takes for a box: x0, y0, x1, y1 with a small margin, on the page."""

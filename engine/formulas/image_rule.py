@@ -53,8 +53,9 @@ score alike, 0.5 lets a code line through."""
 SPELLED_RUN = 3
 
 # What the OCR recogniser makes of a formula's signs in its CJK alphabet ("=" -> 二, "+" -> 十,
-# a fraction bar -> 一): not evidence of Chinese text.
-MATH_LOOKALIKES = frozenset("一二三十丨口工土人八")
+# a fraction bar -> 一, "\mp" -> 干: two formula-set images, 582 and 860): not evidence of
+# Chinese text.
+MATH_LOOKALIKES = frozenset("一二三十丨口工土人八干")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 _LETTER = re.compile(r"[A-Za-z]")
 

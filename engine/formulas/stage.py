@@ -30,17 +30,19 @@ def recognize_formula_image(page: PageState, models) -> PageState:
     if page.document.kind.is_paged or (not forced and not may_be_formula_image(page.regions,
                                                                                page.lines)):
         return page
-    # Light ink on a dark background (a dark theme's screenshot) is found and read inverted;
-    # the page keeps its own pixels for the image written beside the LaTeX.
-    paper = replace(page, image=on_light_paper(page.image))
-    bounds = ink_bounds(paper.image)
     recognizer = models.formula_recognizer()
-    if bounds is None or recognizer is None:
+    if recognizer is None:
         return page
-    box = Box(*map(float, bounds))
-    reading = recognizer.read([paper.crop(box)])[0]
-    if reading is None or not (forced or reads_as_formula(reading)):
+    # The OCR turns an image upside down when its line classifier takes a formula's signs for
+    # text standing on its head (3 of the formula set's 196 images, each read as garbage turned):
+    # the formula is read both ways and the more confident reading decides.
+    candidates = [page, page.as_given()] if page.rotation else [page]
+    read = [(whole_ink_reading(candidate, recognizer), candidate) for candidate in candidates]
+    read = [(box, reading, candidate) for (box, reading), candidate in read
+            if reading is not None and (forced or reads_as_formula(reading))]
+    if not read:
         return page
+    box, reading, page = max(read, key=lambda item: item[1].confidence)
     # The OCR lines are the formula's too: its region holds them (a detected line reaches past
     # the ink), so none is left over as a paragraph or read again as a loose math line.
     height, width = page.image.shape[:2]
@@ -51,6 +53,18 @@ def recognize_formula_image(page: PageState, models) -> PageState:
     regions = [Region(BlockKind.FORMULA, box, reading.confidence)]
     page = keep_reading(page, regions, 0, reading)
     return replace(page, regions=tuple(regions))
+
+
+def whole_ink_reading(page: PageState, recognizer) -> tuple[Box | None, FormulaReading | None]:
+    """The box of the page's ink and the formula model's reading of it. Light ink on a dark
+    background (a dark theme's screenshot) is found and read inverted; the page keeps its own
+    pixels for the image written beside the LaTeX."""
+    paper = replace(page, image=on_light_paper(page.image))
+    bounds = ink_bounds(paper.image)
+    if bounds is None:
+        return None, None
+    box = Box(*map(float, bounds))
+    return box, recognizer.read([paper.crop(box)])[0]
 
 
 def find_math_lines(page: PageState, models) -> PageState:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.imaging import crop_quad, quad_bounds
+from engine.imaging import crop_quad, quad_bounds, turn_image
 from engine.ocr.detection import TextDetector, TextRegion
 from engine.ocr.direction import TextDirectionClassifier
 from engine.ocr.orientation import (PageOrientationClassifier, looks_sideways, needs_second_opinion,
@@ -28,12 +28,6 @@ class OcrOutcome:
     refer to the turned page."""
     image: np.ndarray
     """The page as read: the input turned by `rotation`, C-contiguous (the input itself at 0)."""
-
-
-def turn_image(image: np.ndarray, rotation: int) -> np.ndarray:
-    """The image turned clockwise by `rotation` degrees (a multiple of 90), C-contiguous."""
-    k = (rotation // 90) % 4
-    return np.ascontiguousarray(np.rot90(image, k=-k) if k else image)
 
 
 class PageReader:

@@ -19,8 +19,7 @@ def recognize_text(page: PageState, models) -> PageState:
     outcome = models.page_reader().read(page.image)
     page = replace(page, lines=tuple(outcome.lines))
     if outcome.rotation:
-        page = replace(page, rotation=outcome.rotation, image=outcome.image)
-        page = page.warn(f"page was turned by {outcome.rotation} degrees; read it upright")
+        page = page.turned(outcome.rotation, outcome.image)
     return page
 
 

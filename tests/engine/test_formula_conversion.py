@@ -13,6 +13,7 @@ from engine.formulas.reading import UNAVAILABLE_WARNING
 from engine.formulas.latex_tokens import normalized
 from engine.options import ConvertOptions
 from engine.types import BlockKind
+from tools.eval.formula_scores import token_similarity
 
 pytestmark = pytest.mark.model
 
@@ -39,6 +40,23 @@ def test_a_formula_screenshot_becomes_latex(engine, tmp_path):
     assert equation["type"] == "equation" and equation["text_format"] == "latex"
     assert equation["confidence"] >= 0.8
     assert UNAVAILABLE_WARNING not in " ".join(result.warnings)
+
+
+@pytest.mark.parametrize("name", ["im2latex-smallocr-526", "im2latex-smallocr-860"])
+def test_a_formula_the_ocr_turned_upside_down_is_read_as_given(engine, name):
+    # The OCR's line classifier takes these formulas' signs for text standing on its head and
+    # turns the image; turned, the formula reads as garbage (0.15 and 0.32 token similarity).
+    # 860's minus-plus sign is read by the text recogniser as the CJK letter 干 as well.
+    path = FORMULA_IMAGES / f"{name}.png"
+    if not path.is_file():
+        pytest.skip(f"formula evaluation images not found at {FORMULA_IMAGES}")
+    truth = next(item["truth"] for item in json.loads(
+        (FORMULA_IMAGES.parent / "manifest.json").read_text(encoding="utf-8")) if item["id"] == name)
+    result = engine.convert(path, ConvertOptions())
+    [page] = result.pages
+    assert page.rotation == 0 and not any("turned" in w for w in page.warnings)
+    [latex] = display_formulas(result.markdown)
+    assert token_similarity(latex, truth) >= 0.9
 
 
 def test_every_formula_crop_of_the_dev_set_becomes_one_latex_block(engine, eval_dev_dir):

@@ -55,6 +55,7 @@ def test_light_ink_on_dark_paper_is_inverted_and_dark_ink_left_alone():
 
 def test_cjk_letters_count_unless_they_are_formula_signs_misread():
     assert not has_cjk_text([line("x"), line("二"), line("十 1")])  # "=" and "+" read as CJK
+    assert not has_cjk_text([line("=(1干2)")])  # a minus-plus sign read as CJK
     assert has_cjk_text([line("读取文档")])
     assert has_cjk_text([line("在中国作家协会第三届")])
 
@@ -146,3 +147,40 @@ def test_formula_pieces_from_the_layout_give_way_to_one_reading_holding_the_ocr_
     [region] = page.regions
     assert region.latex == MATH and region.box == Box(34.0, 24.0, 266.0, 76.0)
     assert len(recognizer.crops) == 1  # read once: no loose math line read again
+
+
+class UprightRecognizer(FakeRecognizer):
+    """Confident only on crops whose heavier ink is on the left, as the test formula's is
+    upright."""
+
+    def read(self, crops):
+        self.crops.extend(crops)
+        out = []
+        for crop in crops:
+            ink = 255 - crop.mean(axis=2)
+            half = ink.shape[1] // 2
+            upright = ink[:, :half].sum() > ink[:, half:].sum()
+            out.append(FormulaReading(MATH, 0.9 if upright else 0.5, 15))
+        return out
+
+
+def test_a_formula_image_the_ocr_turned_over_is_read_the_way_it_came(tmp_path):
+    image = np.full((80, 300, 3), 255, np.uint8)
+    cv2.rectangle(image, (20, 20), (120, 60), (0, 0, 0), -1)  # heavy on the left ...
+    cv2.line(image, (130, 40), (280, 40), (0, 0, 0), 2)        # ... light on the right
+    path = tmp_path / "formula.png"
+    cv2.imwrite(str(path), image)
+    recognizer = UprightRecognizer(None)
+    models = FakeModels(recognizer)
+    given = page_of(path, models)
+    turned = given.turned(180, np.ascontiguousarray(given.image[::-1, ::-1]))
+    turned = replace(turned, lines=(line("- =)"),))
+    page = recognize_formula_image(turned, models)
+    [region] = page.regions
+    assert region.latex == MATH and region.latex_confidence == 0.9
+    assert page.rotation == 0 and page.warnings == () and page.lines == ()
+    assert np.array_equal(page.image, given.image)
+    assert region.box.x0 < 25 and region.box.x1 > 275  # the ink as given
+    # Turned by the OCR and right to be: the turn stays.
+    page = recognize_formula_image(replace(given.turned(180, given.image), lines=()), models)
+    assert page.rotation == 180 and page.regions[0].latex_confidence == 0.9

@@ -15,7 +15,8 @@ from engine.ocr.orientation import (DOUBT_FLIP_SHARE, MAX_WINDOWS, MIN_ELONGATED
                                     labels_from_metadata, looks_sideways, needs_second_opinion,
                                     quarter_turn, tall_share, text_windows, upside_down,
                                     window_batch)
-from engine.ocr.page_reader import OcrOutcome, PageReader, turn_image
+from engine.imaging import turn_image
+from engine.ocr.page_reader import OcrOutcome, PageReader
 from engine.ocr.recognition import Recognized
 from tools.eval.edit_distance import similarity
 

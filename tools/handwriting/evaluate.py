@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.ocr.handwriting import looks_handwritten, page_evidence
-from engine.ocr.page_reader import turn_image
+from engine.imaging import turn_image
 
 DEV_HANDWRITING = {"olmocr-lincoln_letter"}
 """Dev items that are handwriting (the rest is print, digital or scanned)."""
