@@ -20,6 +20,16 @@ HEADING_MAX_CHARS = 120
 # Pieces of one line are at most this many line heights apart: justified text stretches word
 # gaps past one em, while column gutters are wider (and layout regions separate columns anyway).
 MAX_WORD_GAP = 1.5
+# A justified line of a narrow column, one or two words to the line, spreads its words further
+# apart still, and the text detector then finds each word alone ("This        module"). Such
+# pieces up to JUSTIFIED_GAP line heights apart are one line when the lines above and below
+# (within JUSTIFIED_REACH_LINES) together leave no blank column in the gap wider than
+# COMMON_BLANK line heights: a gutter is blank in every row, a justified line's spaces fall
+# elsewhere in each. Looked at on the generated broadsheets (justified columns three to five
+# words wide) and measured with the band rule of reading_order.py (figures there).
+JUSTIFIED_GAP = 4.0
+JUSTIFIED_REACH_LINES = 4.0
+COMMON_BLANK = 0.25
 
 
 def body_font_size(lines: list[Line]) -> float:
@@ -47,7 +57,7 @@ def merge_fragments(lines: list[Line], page_lines: list[Line] | None = None) -> 
     # Lines still open to a piece on their right, most recent last: taken left to right, a line
     # that ends further left than any gap allows can take no later piece. (A fixed window of the
     # last lines lost the pieces of an index row: a column of 60 entries starts between them.)
-    reach = MAX_WORD_GAP * max((max(ln.box.height, 1.0) for ln in lines), default=1.0)
+    reach = JUSTIFIED_GAP * max((max(ln.box.height, 1.0) for ln in lines), default=1.0)
     open_rows: list[int] = []
     for line in sorted(lines, key=lambda ln: (ln.box.x0, ln.box.y0)):
         open_rows = [i for i in open_rows if merged[i].box.x1 + reach >= line.box.x0]
@@ -58,8 +68,9 @@ def merge_fragments(lines: list[Line], page_lines: list[Line] | None = None) -> 
             height = max(min(prev.box.height, line.box.height), 1.0)
             overlap = min(prev.box.y1, line.box.y1) - max(prev.box.y0, line.box.y0)
             gap = line.box.x0 - prev.box.x1
-            if overlap >= 0.5 * height and -0.2 * height <= gap <= MAX_WORD_GAP * height \
-                    and not _gutter_between(prev, line, context):
+            if overlap >= 0.5 * height and -0.2 * height <= gap <= JUSTIFIED_GAP * height and (
+                    not _gutter_between(prev, line, context) if gap <= MAX_WORD_GAP * height
+                    else _spread_words(prev, line, context)):
                 big = prev if len(prev.text) >= len(line.text) else line
                 # A drop cap is one tall letter that begins the word beside it.
                 drop_cap = len(prev.text) == 1 and prev.box.height >= 2 * line.box.height
@@ -109,6 +120,42 @@ def _gutter_between(left: Line, right: Line, lines: list[Line]) -> bool:
         ends_before |= other.box.x1 <= x0
         starts_after |= other.box.x0 >= x1
     return ends_before and starts_after
+
+
+def _spread_words(left: Line, right: Line, lines: list[Line]) -> bool:
+    """Whether a wide gap between two pieces of a row lies inside one justified column: the
+    rows above and the rows below (within JUSTIFIED_REACH_LINES) each cover all of it but a
+    blank narrower than COMMON_BLANK line heights."""
+    height = max(min(left.box.height, right.box.height), 1.0)
+    x0, x1 = left.box.x1, right.box.x0
+    reach = JUSTIFIED_REACH_LINES * height
+    above: list[tuple[float, float]] = []
+    below: list[tuple[float, float]] = []
+    for other in lines:
+        box = other.box
+        if other.vertical or box.x1 <= x0 or box.x0 >= x1:
+            continue
+        row = min(box.y1, right.box.y1) - max(box.y0, right.box.y0)
+        if row > 0.5 * min(box.height, right.box.height):
+            continue  # a piece of this same row
+        if left.box.y0 - reach <= box.y1 <= left.box.y0 + 0.5 * height:
+            above.append((box.x0, box.x1))
+        elif right.box.y1 - 0.5 * height <= box.y0 <= right.box.y1 + reach:
+            below.append((box.x0, box.x1))
+    return bool(above and below) and all(
+        _widest_blank(x0, x1, spans) < COMMON_BLANK * height for spans in (above, below))
+
+
+def _widest_blank(x0: float, x1: float, spans: list[tuple[float, float]]) -> float:
+    """The widest stretch of [x0, x1] that no span covers."""
+    widest, at = 0.0, x0
+    for a, b in sorted(spans):
+        if a > at:
+            widest = max(widest, min(a, x1) - at)
+        at = max(at, b)
+        if at >= x1:
+            break
+    return max(widest, x1 - at)
 
 
 def build_blocks(lines: list[Line], page_lines: list[Line] | None = None) -> list[Block]:

@@ -129,6 +129,16 @@ def starts_row(under: list[Block], body: float) -> bool:
     return bool(under) and all(is_headline(b, body, STORY_HEADLINE_SIZE) for b in under)
 
 
+def heading_row(under: list[Block], body: float) -> bool:
+    """The blocks starting just under a blank stripe are all headings by the layout model, one
+    at least STORY_HEADLINE_SIZE times the body: a row of stories whose smaller headlines a
+    scan's line boxes measure at body size or near it (a text layer's font sizes do not).
+    Beside a paragraph that starts as high (a two-column paper's section heading) it is not."""
+    return bool(under) and all(b.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER)
+                               for b in under) and any(
+        is_headline(b, body, STORY_HEADLINE_SIZE) for b in under)
+
+
 # The blocks that start a row are those starting within this many body lines of the first one.
 ROW_REACH_LINES = 1.0
 # Below a story, a blank stripe across its columns at least this many body lines high (the page

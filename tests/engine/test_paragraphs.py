@@ -140,3 +140,43 @@ def test_justified_lines_that_end_at_a_narrow_gutter_do_not_bridge_it():
     texts = [b.text for b in build_blocks(lines)]
     assert any("\\left0 . . . 01, 02 \\left1" in t for t in texts), texts
     assert not any("\\right" in t and ("," in t or "\\left" in t) for t in texts), texts
+
+
+def justified_column(gap_words: list[tuple[str, str | None]], x0: float = 50.0,
+                     width: float = 90.0) -> list[Line]:
+    """A narrow justified column, one row per entry: a row of two words set flush left and
+    right as two pieces (the detector finds each word alone), or of one piece across."""
+    height = BODY_PX * 1.2
+    lines = []
+    for k, (first, second) in enumerate(gap_words):
+        y = 100 + k * height
+        if second is None:
+            lines.append(line(first, y, x0=x0, width=width))
+            continue
+        left = 6.0 * len(first)
+        right = 6.0 * len(second)
+        lines.append(line(first, y, x0=x0, width=left))
+        lines.append(line(second, y, x0=x0 + width - right, width=right))
+    return lines
+
+
+def test_the_far_apart_words_of_a_justified_narrow_column_are_one_line():
+    # "This      module": 30 px apart, 2.5 line heights of 12 px, past a stretched word space;
+    # the rows around cover the gap between them with their words.
+    lines = justified_column([("instance and then", None), ("encoded and returned", None),
+                              ("This", "module"), ("implements specialized", None),
+                              ("container datatypes", None), ("providing alternatives", None)])
+    (block,) = build_blocks(lines)
+    assert "This module implements" in block.text
+
+
+def test_two_columns_a_wide_gutter_apart_are_not_joined_by_the_justified_rule():
+    # Rows of two columns 30 px (2.5 line heights) apart: every row is blank in the gutter.
+    height = BODY_PX * 1.2
+    lines = []
+    for k in range(6):
+        y = 100 + k * height
+        lines.append(line(f"left column line {k}", y, x0=50, width=150))
+        lines.append(line(f"right column line {k}", y, x0=230, width=150))
+    texts = [b.text for b in build_blocks(lines)]
+    assert not any("left" in t and "right" in t for t in texts), texts

@@ -159,3 +159,36 @@ def test_a_cycle_is_broken_where_it_is_not_at_the_head_of_a_far_column():
     before[1, 2] = before[2, 3] = before[3, 1] = True
     before[1:, 0] = True
     assert topological(before, boxes) == [2, 3, 1, 0]
+
+
+def test_a_row_of_headings_of_several_sizes_under_a_stripe_starts_a_new_band():
+    """A scan's newspaper: a story over four columns and a side story beside it; under a blank
+    stripe across the page a row of three stories whose headings the layout model found, the
+    topmost by a pixel measured at only 1.2 times the body (a scan's line boxes), the largest at
+    1.6. Everything above the stripe is read before the row, story by story."""
+    lead = _headline("Lead", 30, 20, 560, 20)
+    story = [_para(f"S{i}", 30 + 135 * i, 50, 155 + 135 * i, 400) for i in range(4)]
+    side_head = _headline("Side", 580, 20, 750, 14)
+    side = _para("Side text", 580, 45, 750, 410)
+    big = _headline("Big", 30, 431, 290, 16)
+    big_text = [_para(f"B{i}", 30 + 135 * i, 455, 155 + 135 * i, 800) for i in range(2)]
+    small = _headline("Small", 300, 430, 420, 12)
+    small_text = _para("Small text", 300, 455, 420, 800)
+    other = _headline("Other", 440, 432, 750, 13)
+    other_text = [_para(f"O{i}", 440 + 160 * i, 455, 590 + 160 * i, 800) for i in range(2)]
+    blocks = [*big_text, small_text, *other_text, other, small, big, side, side_head, *story,
+              lead]
+    assert names(order_blocks(blocks)) == [
+        "Lead", "S0", "S1", "S2", "S3", "Side", "Side text", "Big", "B0", "B1", "Small",
+        "Small text", "Other", "O0", "O1"]
+
+
+def test_a_section_heading_beside_a_paragraph_under_a_stripe_cuts_nothing():
+    """A two-column paper: a paragraph gap across the page, and under it a paragraph in the
+    left column beside a section heading in the right, 1.45 times the body. Not a row of
+    stories: the left column is read to its end first."""
+    left = [_para("L0", 30, 40, 280, 300), _para("L1", 30, 322, 280, 600)]
+    right = [_para("R0", 300, 40, 550, 310), _headline("Heading", 300, 325, 450, 14.5),
+             _para("R1", 300, 350, 550, 600)]
+    blocks = [*right, *left]
+    assert names(order_blocks(blocks)) == ["L0", "L1", "R0", "Heading", "R1"]
