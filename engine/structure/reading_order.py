@@ -54,14 +54,15 @@ HEADLINE_SIZE = 1.5
 # A scan's row of stories often starts with headings its line boxes measure near body size, the
 # topmost by a pixel among them: a row of headings (stories.heading_row: every block starting
 # under the stripe a heading by the layout model, one at least 1.25 times the body) starts a
-# band too. Generated set, seed 1 (8 pages per family, with the justified-column lines of
-# paragraphs.py): scanned broadsheets 0.910 -> 0.955, born-digital 0.986 -> 0.998, every other
-# family the same; seed 2 (held out, 5 families): scanned broadsheets 0.843 -> 0.887, the rest
-# the same or better, no page lower; the real pages of tools/structure published (seed 1)
-# born-digital 0.947 -> 0.947, scanned 0.868 -> 0.870 (one page lower: the Elsevier page whose
-# display formula overprints the next column, born-digital 0.642 -> 0.625); the dev set the
-# same, all 40 items. HEADLINE_SIZE 1.4 with any block under the stripe instead read the broadsheets
-# alike but cut a two-column paper at a section heading beside a paragraph (0.994 -> 0.721).
+# band too. Generated set, seed 1 (8 pages per family, measured together with the
+# justified-column lines of paragraphs.py): scanned broadsheets 0.902 -> 0.955, born-digital
+# broadsheets 0.991 -> 0.998, every other family the same; seed 2 (held out, 5 families):
+# scanned broadsheets 0.843 -> 0.887, the rest the same or better, no page lower; the real
+# pages of tools/structure published (seed 1) born-digital 0.947 -> 0.947, scanned 0.868 ->
+# 0.870 (one page lower: the Elsevier page whose display formula overprints the next column,
+# born-digital 0.642 -> 0.625); the dev set the same, all 40 items. HEADLINE_SIZE 1.4 with any
+# block under the stripe instead read the broadsheets alike but cut a two-column paper at a
+# section heading beside a paragraph (0.994 -> 0.721).
 
 
 def order_blocks(blocks: list[Block], right_to_left: bool = False, vertical: bool = False
