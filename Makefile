@@ -95,9 +95,14 @@ formula-renders: formula-corpus
 	$(BIN)/python -m tools.formula.render --count 130000
 	$(BIN)/python -m tools.formula.render --count 1024 --split val --seed 7 --out $(FORMULA)/renders-val
 	$(BIN)/python -m tools.formula.render --structures 2 --seed 11 --out $(FORMULA)/renders-structures
-	$(BIN)/python -m tools.formula.pack --budget-mib $(PACK_MIB) \
-		--renders $(FORMULA)/renders-structures $(FORMULA)/renders
-	$(BIN)/python -m tools.formula.pack --renders $(FORMULA)/renders-val --out $(FORMULA)/pack-val
+	$(BIN)/python -m tools.formula.render --renderer katex --count 16000 --seed 31 \
+		--out $(FORMULA)/renders-katex
+	$(BIN)/python -m tools.formula.render --renderer katex --count 512 --split val --seed 8 \
+		--out $(FORMULA)/renders-katex-val
+	$(BIN)/python -m tools.formula.pack --budget-mib $(PACK_MIB) --renders \
+		$(FORMULA)/renders-katex $(FORMULA)/renders-structures $(FORMULA)/renders
+	$(BIN)/python -m tools.formula.pack --renders $(FORMULA)/renders-val \
+		$(FORMULA)/renders-katex-val --out $(FORMULA)/pack-val
 
 formula-train:
 	$(BIN)/python -m tools.formula.train --data $(FORMULA)/pack --val $(FORMULA)/pack-val \

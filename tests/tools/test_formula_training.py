@@ -137,7 +137,7 @@ def test_render_typesets_crops_and_resumes(tmp_path):
             for f in (r"x^{2}", r"\frac{a}{b}", r"\int_0^1 f")]
     out = tmp_path / "renders"
     out.mkdir()
-    assert render.render_chunk((0, rows, out, 1)) == 3
+    assert render.render_chunk((0, rows, out, 1, "tex")) == 3
     meta = json.loads((out / "chunk-00000.json").read_text())
     blob = (out / "chunk-00000.bin").read_bytes()
     for item in meta["items"]:
@@ -145,7 +145,38 @@ def test_render_typesets_crops_and_resumes(tmp_path):
         assert render.STORE_HEIGHT[0] <= img.shape[0] <= render.STORE_HEIGHT[1]
         assert img.min() < 100 and img.max() == 255  # ink on paper
     # An existing chunk is never rendered again.
-    assert render.render_chunk((0, rows, out, 1)) == 0
+    assert render.render_chunk((0, rows, out, 1, "tex")) == 0
+
+
+HAS_BROWSER = all(shutil.which(t) for t in ("node", "npm")) and shutil.which("chromium")
+
+
+@pytest.mark.skipif(not HAS_BROWSER, reason="KaTeX renders need Node, npm and Chromium")
+def test_katex_renders_are_stored_like_tex_renders_and_refusals_left_out(tmp_path):
+    from tools.formula import katex
+    from tools.formula_images import browser
+
+    try:
+        browser.prepare(katex.NODE_DIR)
+    except browser.BrowserUnavailable as error:
+        pytest.skip(str(error))
+    rows = [{"source": "a", "latex": f, "tokens": f.split(), "split": "train"}
+            for f in (r"x^{2}+\frac{a}{b}", r"\slashed{p}", r"\begin{aligned} a&=1 \\ b&=2 \end{aligned}")]
+    out = tmp_path / "renders"
+    out.mkdir()
+    assert render.render_chunk((0, rows, out, 1, "katex")) == 2  # KaTeX has no \slashed
+    meta = json.loads((out / "chunk-00000.json").read_text())
+    assert meta["setup"]["renderer"] == "katex"
+    assert [item["tokens"] for item in meta["items"]] == [" ".join(rows[i]["tokens"])
+                                                          for i in (0, 2)]
+    blob = (out / "chunk-00000.bin").read_bytes()
+    heights = []
+    for item in meta["items"]:
+        img = cv2.imdecode(np.frombuffer(blob, np.uint8, item["size"], item["offset"]), 0)
+        assert render.STORE_HEIGHT[0] <= img.shape[0] <= render.STORE_HEIGHT[1]
+        assert img.min() < 100 and img.max() == 255  # ink on paper, cropped and padded
+        heights.append(img.shape)
+    assert heights[0][1] > heights[0][0]  # a one-line formula is wider than high
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 
     python -m tools.formula.render --count 60000 [--workers N] [--out build/formula/renders]
     python -m tools.formula.render --structures 2 --out build/formula/renders-structures
+    python -m tools.formula.render --renderer katex --count 20000 --out build/formula/renders-katex
 
 Formulas are drawn from the training split with per-source weights (the Stacks Project is half of
 the corpus but should not be half of what the model sees). They are typeset in chunks of 128, one
@@ -10,7 +11,8 @@ Modern, Times, Palatino, sans-serif math, ...) and in display or text style, ras
 ``dvipng`` at a chunk-specific resolution, cropped to the ink and stored as 16-level grey PNGs of
 32-60 px height. A chunk is written as ``chunk-NNNNN.bin`` (the PNGs end to end) plus
 ``chunk-NNNNN.json`` (offsets and normalised token strings), the JSON last; a chunk whose JSON
-exists is never rendered again, so an interrupted run resumes where it stopped.
+exists is never rendered again, so an interrupted run resumes where it stopped. With
+``--renderer katex`` the formulas are typeset by KaTeX in headless Chromium instead (katex.py).
 """
 
 from __future__ import annotations
@@ -164,15 +166,23 @@ def read_chunk_index(renders: Path):
         yield meta.with_suffix(".bin"), json.loads(meta.read_text(encoding="utf-8"))["items"]
 
 
-def render_chunk(args: tuple[int, list[dict], Path, int]) -> int:
-    index, records, out, seed = args
+def render_chunk(args: tuple[int, list[dict], Path, int, str]) -> int:
+    index, records, out, seed, renderer = args
     meta_path = out / f"chunk-{index:05d}.json"
     if meta_path.exists():
         return 0
     setup = _chunk_setup(index, seed)
     rng = random.Random(setup["seed"])
     with tempfile.TemporaryDirectory() as tmp:
-        images = _typeset([r["latex"] for r in records], setup, Path(tmp))
+        latex = [r["latex"] for r in records]
+        if renderer == "katex":
+            # Imported here: the formula-image generator katex.py builds on imports this module.
+            from tools.formula import katex
+
+            setup = {"renderer": "katex", "seed": setup["seed"]}
+            images = katex.typeset(latex, setup["seed"], Path(tmp))
+        else:
+            images = _typeset(latex, setup, Path(tmp))
     blobs, items = [], []
     offset = 0
     for r, img in zip(records, images):
@@ -203,11 +213,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--structures", type=int, metavar="N",
                         help="instead of --count by source: every formula with a rare structure "
                              "(STRUCTURES), N times")
+    parser.add_argument("--renderer", choices=["tex", "katex"], default="tex",
+                        help="TeX Live (font set-ups of FONTS) or KaTeX in headless Chromium")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     picked = (select_structures(args.formulas, args.structures, args.seed, args.split)
               if args.structures else select(args.formulas, args.count, args.seed, args.split))
-    jobs = [(i // CHUNK, picked[i:i + CHUNK], args.out, args.seed)
+    jobs = [(i // CHUNK, picked[i:i + CHUNK], args.out, args.seed, args.renderer)
             for i in range(0, len(picked), CHUNK)]
     start, done = time.monotonic(), 0
     with ProcessPoolExecutor(args.workers) as pool:

@@ -56,13 +56,15 @@ def prepare(folder: Path) -> Path:
     return folder
 
 
-def take(shots: list[Shot], folder: Path) -> dict[str, str]:
+def take(shots: list[Shot], folder: Path, work: Path | None = None) -> dict[str, str]:
     """Takes every shot in one browser; {id: "ok" or the error} (KaTeX refusing a formula is an
-    error of that shot alone)."""
+    error of that shot alone). The job and result files go to `work` (default: the npm folder),
+    so that several browsers can run at once, each with its own."""
     if not shots:
         return {}
     node_dir = prepare(folder)
-    jobs, results = node_dir / "jobs.json", node_dir / "results.json"
+    work = node_dir if work is None else work
+    jobs, results = work / "jobs.json", work / "results.json"
     jobs.write_text(json.dumps([asdict(s) for s in shots]), encoding="utf-8")
     results.unlink(missing_ok=True)
     run = subprocess.run(["node", SCRIPT.name, str(jobs), str(results)], cwd=node_dir,
