@@ -98,6 +98,9 @@ def test_the_spelled_share_counts_letters_in_runs_of_three():
     (FormulaReading("\\text { E a c h } \\text { p a r t } = b", 0.7, 14), False),  # text
     (FormulaReading("\\text { l e a k y } ( x ) = x", 0.85, 12), True),  # confident
     (FormulaReading("\\text { C h a p t e r 3 }", 0.95, 10), False),  # no math
+    # Confident, and math, yet a heading spelled out letter by letter.
+    (FormulaReading("4 \\textup E x t e n d a p a c k a g e ^ { \\prime } s p a t h", 0.85, 24),
+     False),
     (FormulaReading(MATH, 0.9, 15, guard="repetition"), False),
     (FormulaReading(MATH, 0.9, 200, truncated=True), False),
     (None, False),
