@@ -158,7 +158,7 @@ def test_katex_renders_are_stored_like_tex_renders_and_refusals_left_out(tmp_pat
 
     try:
         browser.prepare(katex.NODE_DIR)
-    except browser.BrowserUnavailable as error:
+    except browser.BrowserUnavailable as error:  # npm could not fetch KaTeX: says why
         pytest.skip(str(error))
     rows = [{"source": "a", "latex": f, "tokens": f.split(), "split": "train"}
             for f in (r"x^{2}+\frac{a}{b}", r"\slashed{p}", r"\begin{aligned} a&=1 \\ b&=2 \end{aligned}")]

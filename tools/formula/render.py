@@ -2,7 +2,7 @@
 
     python -m tools.formula.render --count 60000 [--workers N] [--out build/formula/renders]
     python -m tools.formula.render --structures 2 --out build/formula/renders-structures
-    python -m tools.formula.render --renderer katex --count 20000 --out build/formula/renders-katex
+    python -m tools.formula.render --renderer katex --count 16000 --out build/formula/renders-katex
 
 Formulas are drawn from the training split with per-source weights (the Stacks Project is half of
 the corpus but should not be half of what the model sees). They are typeset in chunks of 128, one
