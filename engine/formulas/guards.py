@@ -44,7 +44,13 @@ space at the crop's right end)."""
 def length_cap(input_width_px: int, max_tokens: int) -> int:
     """The most tokens a reading of an input image this wide (at 64 px high) may hold. For an
     image of k lines (an array squeezed into 64 px) pass k times its width: each line is only
-    64 / k px high, so it holds k times as many tokens per pixel of width."""
+    64 / k px high, so it holds k times as many tokens per pixel of width. k is the larger of
+    the crop's bands of ink and the rows its reading has written so far (engine.formulas.model):
+    the lines of a downsampled array touch, and a reading cut at one line's cap loses the rest.
+    On the formula evaluation set through a plain conversion, counting written rows took
+    im2latex 456 (a two-line array in one band, cut at 85 of its 129 tokens) from no LaTeX to
+    0.60, multi-line 0.579 -> 0.605, overall 0.873 -> 0.876; the generated formula-image set's
+    figures are in ADR 0005."""
     return min(max_tokens, LENGTH_BASE + math.ceil(TOKENS_PER_HEIGHT * input_width_px / 64))
 
 

@@ -33,6 +33,7 @@ MAX_TOKENS = 200
 BATCH = 8
 TRAINED_MAX_HEIGHT = 46
 """tools/formula/pack.py stores renders at most this high (its --max-height default)."""
+ROW_BREAK = "\\\\"
 BLUR_SIGMA = 0.8
 PAD_SHARE = 0.03
 """Blank margin around the ink, as a share of its height. Training renders carry 3-15%, yet
@@ -147,6 +148,7 @@ class FormulaRecognizerModel:
         self._past = [n for n in decoder.input_names if n.startswith("past_")]
         self._cross = [n for n in decoder.input_names if n.startswith("cross_")]
         self._spacing = frozenset(i for i, word in enumerate(vocabulary) if word in SPACING)
+        self._row_break = vocabulary.index(ROW_BREAK) if ROW_BREAK in vocabulary else -1
 
     def recognize(self, crops: list[np.ndarray]) -> list[str | None]:
         return [r.latex if r else None for r in self.read(crops)]
@@ -182,15 +184,19 @@ class FormulaRecognizerModel:
         readable = [i for i, img in enumerate(images) if img is not None]
         for batch in width_batches([images[i].shape[1] for i in readable], self.batch_size):
             idx = [readable[j] for j in batch]
-            caps = [length_cap(images[i].shape[1] * line_counts[i], self.max_tokens) for i in idx]
-            for i, reading in zip(idx, self._decode(batch_images([images[i] for i in idx]), caps)):
+            sizes = [(images[i].shape[1], line_counts[i]) for i in idx]
+            for i, reading in zip(idx, self._decode(batch_images([images[i] for i in idx]), sizes)):
                 results[i] = reading
         return results
 
-    def _decode(self, batch: np.ndarray, caps: list[int]) -> list[FormulaReading | None]:
-        """Greedy readings of a batch; a crop stops at its end token, at its length cap
-        (`caps`, engine.formulas.guards.length_cap) or when its tail repeats beyond anything in
-        the training formulas; trailing spacing commands are dropped."""
+    def _decode(self, batch: np.ndarray,
+                sizes: list[tuple[int, int]]) -> list[FormulaReading | None]:
+        """Greedy readings of a batch; a crop stops at its end token, at its length cap or when
+        its tail repeats beyond anything in the training formulas; trailing spacing commands are
+        dropped. `sizes`: each crop's input width and its bands of ink. The cap
+        (engine.formulas.guards.length_cap) allows for as many lines as the crop has bands or as
+        the reading has written rows (`\\` row breaks, plus one): lines that touch make one band,
+        and the reading is the evidence that there are several."""
         cross = self.encoder.run(batch)
         n = batch.shape[0]
         heads, head_dim = cross[0].shape[1], cross[0].shape[3]
@@ -200,7 +206,9 @@ class FormulaRecognizerModel:
         sequences: list[list[int]] = [[] for _ in range(n)]
         probs: list[list[float]] = [[] for _ in range(n)]
         guards = [GUARD_LENGTH] * n
-        for step in range(max(caps)):
+        rows = [1] * n
+        caps = [length_cap(width * lines, self.max_tokens) for width, lines in sizes]
+        for step in range(self.max_tokens):
             outputs = self.decoder.run(token, np.array([step], np.int64), *past, *cross)
             best, prob = _softmax_max(outputs[0])
             keep = []
@@ -210,6 +218,11 @@ class FormulaRecognizerModel:
                     guards[seq_index] = ""
                     continue
                 sequences[seq_index].append(int(best[row]))
+                if best[row] == self._row_break:
+                    rows[seq_index] += 1
+                    width, lines = sizes[seq_index]
+                    caps[seq_index] = length_cap(width * max(lines, rows[seq_index]),
+                                                 self.max_tokens)
                 if runaway := runaway_tail(sequences[seq_index], self._spacing):
                     del sequences[seq_index][-runaway:]
                     guards[seq_index] = GUARD_REPETITION

@@ -10,6 +10,7 @@ numbers, in two to five columns) is text too: a grid of its pieces reads as soup
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -62,8 +63,12 @@ def is_prose_columns(result: TableResult, crop: np.ndarray) -> bool:
     return not ruled(crop)
 
 
-def is_leader_list(result: TableResult) -> bool:
-    """An index or a table of contents: dot leaders between entries and their page numbers."""
-    texts = [cell.text for cell in result.cells if cell.text.strip()]
+def is_leader_list(result: TableResult, lines: Sequence[str] = ()) -> bool:
+    """An index or a table of contents: dot leaders between entries and their page numbers, in
+    its cells, or in its text `lines` when the table model could not parse it (a page-long
+    index is too large for it; kept as a table, it became an image with its lines read across
+    its columns)."""
+    texts = [cell.text for cell in result.cells] if result.ok else list(lines)
+    texts = [text for text in texts if text.strip()]
     leaders = sum(1 for text in texts if LEADER.search(text))
-    return result.ok and leaders >= LEADER_CELLS and leaders >= LEADER_SHARE * len(texts)
+    return leaders >= LEADER_CELLS and leaders >= LEADER_SHARE * len(texts)

@@ -20,8 +20,9 @@ def recognize_tables(page: PageState, models) -> PageState:
     for i in tables:
         box = regions[i].box
         crop = page.crop(box)
-        result = recognizer.recognize(crop, page.region_lines(box))
-        if is_prose_columns(result, crop) or is_leader_list(result):
+        lines = page.region_lines(box)
+        result = recognizer.recognize(crop, lines)
+        if is_prose_columns(result, crop) or is_leader_list(result, [ln.text for ln in lines]):
             regions[i] = replace(regions[i], kind=BlockKind.TEXT)
         elif result.ok:
             regions[i] = replace(regions[i], html=result.html)

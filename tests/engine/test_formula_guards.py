@@ -10,8 +10,9 @@ from engine.formulas.guards import (GUARD_LENGTH, GUARD_REPETITION, MAX_REPEATS,
 from engine.formulas.model import FormulaRecognizerModel, prepare
 from engine.formulas.reading import FormulaReading
 
-VOCAB = ["<pad>", "<bos>", "<eos>", "x", "=", "1", "\\qquad", "a", "b", "c", "d", "e"]
+VOCAB = ["<pad>", "<bos>", "<eos>", "x", "=", "1", "\\qquad", "a", "b", "c", "d", "e", "\\\\"]
 QQUAD = VOCAB.index("\\qquad")
+ROW_BREAK = VOCAB.index("\\\\")
 
 
 def test_a_run_of_spacing_longer_than_the_corpus_holds_is_a_runaway():
@@ -101,3 +102,24 @@ def test_a_crop_of_several_ink_bands_gets_a_cap_for_each():
     [whole] = model.read([crop])
     assert whole.tokens == length_cap(prepare(crop).shape[1] * 3, 200) < 200
     assert whole.tokens > length_cap(prepare(crop).shape[1], 200)
+
+
+def test_a_reading_that_writes_row_breaks_gets_a_cap_for_each_row():
+    # Lines of a downsampled array touch: one band of ink, yet the reading writes two rows
+    # (im2latex-style renders of two-line arrays were cut at the one-line cap).
+    crop = formula_crop()
+    width = prepare(crop).shape[1]
+    one_line = length_cap(width, 200)
+    row = [7, 8, 9, 10, 11] * (one_line * 2 // 15)  # two thirds of the one-line cap each
+    script = [*row, ROW_BREAK, *row, 3, 4, 5]
+
+    model = FormulaRecognizerModel(FakeEncoder(), ScriptedDecoder(
+        lambda k: script[k] if k < len(script) else 2), VOCAB)
+    [reading] = model.read([crop])
+    assert reading.tokens == len(script) > one_line
+    assert reading.guard == "" and not reading.truncated
+
+    endless = FormulaRecognizerModel(FakeEncoder(), ScriptedDecoder(
+        lambda k: script[k] if k < len(script) else 7 + k % 5), VOCAB)
+    [capped] = endless.read([crop])
+    assert capped.tokens == length_cap(width * 2, 200) and capped.guard == GUARD_LENGTH

@@ -78,3 +78,46 @@ def test_an_index_or_contents_taken_for_a_table_is_text():
     table = [["Variable", "Male", "Female"], ["Age", "41 ... 60", "38.2"], ["BMI", "...", "24.1"]]
     assert not is_leader_list(result(table))
     assert not is_leader_list(TableResult.failed("unreadable"))
+
+
+INDEX_LINES = ["\\DeclareOptionX . . . . 39,", "40, 41, 42, 43, 44", "\\do . . . . . . . . 84",
+               "\\edef 28, 62, 85, 125", "\\egroup . . . . . . 157", "\\fnref . . . . . 3, 60"]
+
+
+def test_an_index_too_large_for_the_table_model_is_text_by_its_lines():
+    from engine.tables.evidence import is_leader_list
+
+    too_large = TableResult.failed("table too large for the table model")
+    assert is_leader_list(too_large, INDEX_LINES)
+    assert not is_leader_list(too_large, ["Age 41 38.2", "BMI ... 24.1", "Height 170 165"])
+    assert not is_leader_list(too_large)
+
+
+def test_the_table_stage_turns_an_unparsable_index_into_text_and_keeps_other_failures():
+    from types import SimpleNamespace
+
+    from engine.options import ConvertOptions
+    from engine.page import PageState
+    from engine.tables.stage import recognize_tables
+    from engine.types import BlockKind, Line, Region, TextSource
+
+    image = np.full((400, 600, 3), 255, np.uint8)
+    region = Region(BlockKind.TABLE, Box(20, 20, 580, 380), 0.9)
+
+    class Failing:
+        def recognize(self, crop, lines):
+            return TableResult.failed("table too large for the table model")
+
+    models = SimpleNamespace(table_recognizer=Failing)
+
+    def staged(texts):
+        lines = tuple(Line(text, Box(30, 30 + 40 * i, 300, 60 + 40 * i), 0.95)
+                      for i, text in enumerate(texts))
+        return recognize_tables(PageState(document=None, page_number=1, options=ConvertOptions(),
+                                          image=image, lines=lines, regions=(region,),
+                                          text_source=TextSource.OCR), models)
+
+    index = staged(INDEX_LINES)
+    assert index.regions[0].kind is BlockKind.TEXT and not index.warnings
+    table = staged(["Age 41 38.2", "BMI 22.0 24.1", "Height 170 165"])
+    assert table.regions[0].kind is BlockKind.TABLE and table.warnings
