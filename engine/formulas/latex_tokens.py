@@ -6,7 +6,7 @@ Two formulas that typeset alike should normalise to the same token list, so that
 never asked to guess which of several spellings an author used:
 
 * scripts: always braced (``x^2`` -> ``x ^ { 2 }``), a subscript before a superscript
-  (``x^2_i`` -> ``x _ { i } ^ { 2 }``);
+  (``x^2_i`` -> ``x _ { i } ^ { 2 }``), one of each (``x'^2`` -> ``x ^ { \\prime 2 }``);
 * braces: a command argument is always braced; a group that is nobody's argument loses its
   braces (``{ \\partial } _ { \\mu }``, ``{ \\frac { 1 } { 2 } }``) unless a script follows it
   and it holds several atoms, or it delimits an ``\\over``/row;
@@ -135,11 +135,13 @@ def _canonical(tokens: list[str]) -> list[str]:
     while i < len(tokens):
         tok = tokens[i]
         if tok in ("^", "_"):
-            arg, i = _argument(tokens, i + 1)
-            scripts = {tok: arg}
-            other = "_" if tok == "^" else "^"
-            if i < len(tokens) and tokens[i] == other:
-                scripts[other], i = _argument(tokens, i + 1)
+            scripts: dict[str, list[str]] = {}
+            while i < len(tokens) and tokens[i] in ("^", "_"):
+                script = tokens[i]
+                arg, i = _argument(tokens, i + 1)
+                # A second superscript joins the first, as TeX joins a prime's: x'^{2} and
+                # x''  are x^{\prime 2} and x^{\prime \prime}; x^{a}^{b} would not compile.
+                scripts[script] = scripts[script][:-1] + arg[1:] if script in scripts else arg
             for script in ("_", "^"):  # x^{a}_{b} and x_{b}^{a} typeset alike
                 if script in scripts:
                     out.extend([script, *scripts[script]])

@@ -27,6 +27,10 @@ def test_tokenize_splits_commands_symbols_and_environments():
     (r"\begin{array}{cc}a&b\end{array}", r"\begin{array} { c c } a & b \end{array}"),
     (r"{1 \over 2}", r"\frac { 1 } { 2 }"),
     (r"\lambda_{g'}", r"\lambda _ { g ^ { \prime } }"),
+    # One superscript, as TeX makes of primes: x ^ { \prime } ^ { 2 } would not compile.
+    (r"z'^{(r)}", r"z ^ { \prime ( r ) }"),
+    (r"f''_1", r"f _ { 1 } ^ { \prime \prime }"),
+    (r"x_a_b^c", r"x _ { a b } ^ { c }"),
     (r"\operatorname{log} x", r"\log x"),
     (r"\nabla \cdot \ensuremath{\mathbf{B}}", r"\nabla \cdot \mathbf { B }"),
 ])
