@@ -8,7 +8,7 @@ from typing import Callable, Mapping
 
 from engine.errors import ModelUnavailable
 from engine.events import ModelDownloadProgress
-from engine.formulas.model import FormulaRecognizerModel, load_vocabulary
+from engine.formulas.model import DECODER_THREADS, FormulaRecognizerModel, load_vocabulary
 from engine.layout.detector import LayoutDetector, LayoutModelKind
 from engine.models.manifest import MAIN_PART, ModelSpec
 from engine.models.store import ModelStore
@@ -98,7 +98,8 @@ class ModelSet:
                 # would prepare again, and its logits are needed on the CPU after every step.
                 self._formula = FormulaRecognizerModel(
                     FormulaSessions(self.sessions, files[MAIN_PART]),
-                    self.sessions.session("formula", files["decoder"], cpu_only=True),
+                    self.sessions.session("formula", files["decoder"], cpu_only=True,
+                                          threads=DECODER_THREADS),
                     load_vocabulary(files["vocabulary"]))
             return self._formula
 

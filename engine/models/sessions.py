@@ -7,7 +7,7 @@ import threading
 import time
 from collections import defaultdict
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -90,6 +90,8 @@ class SessionInfo:
     backend: str = "cpu"
     fallback_reason: str | None = None
     """Why a session asked for the GPU runs on the CPU."""
+    threads: int | None = None
+    """Intra-op threads of a CPU session (None: a GPU session)."""
 
 
 def unloadable_model(role: str, model_path: Path, exc: BaseException) -> ModelIntegrityError:
@@ -157,21 +159,26 @@ class SessionFactory:
         self.threads = self.options.threads
         self.device = device
         self.clock = InferenceClock()
-        self._sessions: dict[tuple[str, str, bool], ModelSession] = {}
+        self._sessions: dict[tuple[str, str, bool, int | None], ModelSession] = {}
         self._lock = threading.Lock()
 
-    def session(self, role: str, model_path: Path, *, cpu_only: bool = False) -> ModelSession:
+    def session(self, role: str, model_path: Path, *, cpu_only: bool = False,
+                threads: int | None = None) -> ModelSession:
         """The session for a role's model on the decided device.
 
         `cpu_only` asks for a second, CPU session of a GPU role, e.g. for formula batches
-        smaller than the GPU's fixed batch, which run faster on the CPU than padded."""
-        key = (role, str(model_path), cpu_only)
+        smaller than the GPU's fixed batch, which run faster on the CPU than padded. `threads`
+        (CPU sessions only) overrides the factory's intra-op thread count for a graph whose
+        runs are too small to share out, like the formula decoder's one-token steps."""
+        if threads is not None and not cpu_only:
+            raise ValueError("a thread count of its own is only for a CPU-only session")
+        key = (role, str(model_path), cpu_only, threads)
         with self._lock:
             existing = self._sessions.get(key)
             if existing is not None:
                 return existing
             if cpu_only:
-                created = self._create_cpu(role, Path(model_path), "cpu")
+                created = self._create_cpu(role, Path(model_path), "cpu", threads=threads)
             else:
                 created = self._create(role, Path(model_path))
             self._sessions[key] = created
@@ -182,8 +189,9 @@ class SessionFactory:
         with self._lock:
             return [s.info for s in self._sessions.values()]
 
-    def cpu_options(self) -> ort.SessionOptions:
-        return self.options.session_options()
+    def cpu_options(self, threads: int | None = None) -> ort.SessionOptions:
+        options = self.options if threads is None else replace(self.options, threads=threads)
+        return options.session_options()
 
     def _create(self, role: str, model_path: Path) -> ModelSession:
         if self.device is None:
@@ -218,16 +226,17 @@ class SessionFactory:
         return backend.create_session(model_path, options, decision.target), WEBGPU_LOCK
 
     def _create_cpu(self, role: str, model_path: Path, requested: str,
-                    fallback_reason: str | None = None) -> ModelSession:
+                    fallback_reason: str | None = None, threads: int | None = None) -> ModelSession:
         # Fresh options: ones a GPU provider was added to must not carry it into this session.
         try:
-            session = ort.InferenceSession(str(model_path), sess_options=self.cpu_options(),
+            session = ort.InferenceSession(str(model_path), sess_options=self.cpu_options(threads),
                                            providers=[CPU_PROVIDER])
         except Exception as exc:  # ORT raises its own types (InvalidProtobuf, Fail, ...) here
             raise unloadable_model(role, model_path, exc) from exc
         info = SessionInfo(role=role, model_path=str(model_path), requested_device=requested,
                            providers=tuple(session.get_providers()),
-                           fallback_reason=fallback_reason)
+                           fallback_reason=fallback_reason,
+                           threads=session.get_session_options().intra_op_num_threads)
         return ModelSession(session, info, self.clock)
 
 

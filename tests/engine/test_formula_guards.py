@@ -39,19 +39,20 @@ class FakeEncoder:
     input_names = ["image"]
 
     def run(self, batch):
-        return [np.zeros((batch.shape[0], 2, 3, 4), np.float32)]
+        n = batch.shape[0]  # a key laid out [batch, heads, head_dim, cells], a value not
+        return [np.zeros((n, 2, 4, 3), np.float32), np.zeros((n, 2, 3, 4), np.float32)]
 
 
 class ScriptedDecoder:
     """Answers step k with token script(k) for every row, very confidently."""
 
-    input_names = ["token", "step", "past_0", "cross_0"]
+    input_names = ["token", "step", "past_k0", "cross_k0", "cross_v0"]
 
     def __init__(self, script) -> None:
         self.script = script
         self.steps = 0
 
-    def run(self, token, step, past, cross):
+    def run(self, token, step, past, cross_key, cross_value):
         self.steps += 1
         logits = np.zeros((token.shape[0], len(VOCAB)), np.float32)
         logits[:, self.script(int(step[0]))] = 20.0

@@ -12,7 +12,7 @@ import pytest
 
 from tools.eval.edit_distance import similarity
 
-from engine.formulas.model import TRAINED_MAX_HEIGHT, fit
+from engine.formulas.model import DECODER_THREADS, TRAINED_MAX_HEIGHT, fit
 from engine.formulas.latex_tokens import normalized
 from engine.models.store import load_manifest
 from engine.models.roles import ModelSet
@@ -58,6 +58,9 @@ def test_recogniser_is_built_once_with_the_decoder_on_the_cpu(models, recognizer
     assert isinstance(recognizer.encoder, FormulaSessions)
     assert recognizer.decoder.info.requested_device == "cpu"
     assert recognizer.decoder.info.model_path.endswith("formula-decoder.onnx")
+    assert recognizer.decoder.info.threads == DECODER_THREADS == 1  # its steps are too small to share
+    encoder = recognizer.encoder.plan(1)[0][2]
+    assert encoder.info.threads == models.sessions.threads
     assert recognizer.vocabulary[:3] == ["<pad>", "<bos>", "<eos>"]
 
 

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from engine.errors import ModelUnavailable
-from engine.formulas.model import FormulaReading, FormulaRecognizerModel, load_vocabulary
+from engine.formulas.model import DECODER_THREADS, FormulaReading, FormulaRecognizerModel, load_vocabulary
 from engine.imaging import composite_on_white
 from engine.models.sources import sha256_file
 from engine.models.roles import ModelSet
@@ -79,7 +79,8 @@ def load_candidate(folder: Path, sessions: SessionFactory) -> FormulaRecognizerM
     if missing:
         raise ModelUnavailable(f"{folder} lacks {', '.join(missing)} (tools.formula.export writes them)")
     return FormulaRecognizerModel(sessions.session("formula", paths[0], cpu_only=True),
-                                  sessions.session("formula", paths[1], cpu_only=True),
+                                  sessions.session("formula", paths[1], cpu_only=True,
+                                                   threads=DECODER_THREADS),
                                   load_vocabulary(paths[2]))
 
 

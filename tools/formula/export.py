@@ -3,8 +3,10 @@
     python -m tools.formula.export --weights build/formula/run1 [--out resources/formula]
 
 ``formula-encoder.onnx``: ``image`` float32 [batch, 1, 64, width] (ink 1, background 0; width a
-multiple of 32) -> ``cross_k0, cross_v0, ...`` [batch, heads, 4*width/8, head_dim], the
-cross-attention keys and values of every decoder layer, computed once per image.
+multiple of 32) -> ``cross_k0, cross_v0, ...``, the cross-attention keys and values of every
+decoder layer, computed once per image: a value is [batch, heads, 4*width/8, head_dim], a key is
+laid out for the decoder's product, [batch, heads, head_dim, 4*width/8] and scaled by
+head_dim ** -0.25 (tools/formula/key_layout.py, applied after the export).
 
 ``formula-decoder.onnx``: one decoding step. ``token`` int64 [batch, 1], ``step`` int64 [1] (the
 position of ``token``), ``past_k0, past_v0, ...`` [batch, heads, step, head_dim] (empty at step 0)
@@ -26,6 +28,7 @@ import numpy as np
 import onnx
 import torch
 
+from tools.formula import key_layout
 from tools.formula.model import HEIGHT, DecoderStep, EncoderExport, FormulaModel, load_weights
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +66,7 @@ def export(model: FormulaModel, out: Path) -> tuple[Path, Path]:
                           **{c: {0: "batch", 2: "cells"} for c in cross_names}})
     for path in (enc_path, dec_path):
         _to_fp16_weights(path)
+    key_layout.lay_out(out)
     return enc_path, dec_path
 
 
@@ -122,7 +126,7 @@ def check(model: FormulaModel, vocab: list[str], encoder: Path, decoder: Path,
         same += normalized(reading.latex if reading else "") == normalized(
             " ".join(vocab[t] for t in tokens))
         cross = enc.run(batch)
-        heads, head_dim = cross[0].shape[1], cross[0].shape[3]
+        heads, head_dim = cross[1].shape[1], cross[1].shape[3]  # off a value: keys are laid out
         past = [np.zeros((1, heads, 0, head_dim), np.float32)
                 for n in dec.input_names if n.startswith("past_")]
         for step, token in enumerate(inputs[0].tolist()):

@@ -23,6 +23,7 @@ import onnx
 import torch
 from onnx import numpy_helper
 
+from tools.formula import key_layout
 from tools.formula.model import Config, FormulaModel
 
 ENCODER, DECODER, VOCAB = "formula-encoder.onnx", "formula-decoder.onnx", "vocab.txt"
@@ -114,7 +115,8 @@ def _check_against_encoder(model: FormulaModel, encoder: Path, images: torch.Ten
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(encoder), providers=["CPUExecutionProvider"])
-    expected = session.run(None, {"image": images.numpy().astype(np.float32)})
+    expected = key_layout.model_layout(session.run(None, {"image": images.numpy().astype(np.float32)}),
+                                       onnx.load(str(encoder)))
     got = [t for pair in model.cross_keys_values(model.encode(images)) for t in pair]
     worst = max(float(np.abs(g.numpy() - e).max()) for g, e in zip(got, expected))
     if worst > tolerance:
