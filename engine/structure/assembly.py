@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
-from engine.structure.reading_order import body_line_height, order_blocks
+from engine.structure.reading_order import body_line_height, line_height, order_blocks
 from engine.structure.vertical import is_vertical_page
 from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
@@ -21,6 +22,14 @@ KEEP_REGION_KIND = {BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.CAPTION
                     BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER, BlockKind.FOOTER,
                     BlockKind.CODE, BlockKind.LIST_ITEM}
 _SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
+
+
+def display_header(region: Region, body_height: float) -> Region:
+    """A page-header region in display type (furniture.DISPLAY_TYPE) becomes a section header:
+    a masthead or a headline at the top of a large page, not a running head."""
+    if region.kind is not BlockKind.HEADER or not in_display_type(region.lines, body_height):
+        return region
+    return replace(region, kind=BlockKind.SECTION_HEADER)
 
 
 # A text region lying this much inside a larger text region is a fragment of it (the layout
@@ -239,6 +248,8 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
     if vertical:
         regions = [r for r in regions if r.kind is BlockKind.FIGURE]
     held, leftover = assign_lines(lines, drop_nested_text(list(regions)))
+    body_height = line_height(lines)
+    held = [display_header(region, body_height) for region in held]
     figure_area = sum(r.box.area for r in held if r.kind is BlockKind.FIGURE)
     picture_page = bool(page_area) and figure_area >= PAGE_SIZED_FIGURE_SHARE * page_area
     blocks: list[Block] = []

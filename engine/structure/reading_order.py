@@ -16,6 +16,7 @@ born-digital, 0.473 -> 0.876 scanned; two-column papers 0.796 -> 1.000)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import numpy as np
@@ -23,7 +24,7 @@ import numpy as np
 from engine.structure.stories import (ROW_REACH_LINES, heading_row, is_headline, starts_row,
                                       story_end_precedence, story_precedence)
 from engine.structure.vertical import transpose
-from engine.types import Block, BlockKind
+from engine.types import Block, BlockKind, Line
 
 # Two blocks share columns when they overlap horizontally by more than this share of the
 # narrower one: less is a heading or a figure edge reaching into the gutter.
@@ -92,10 +93,15 @@ def order_blocks(blocks: list[Block], right_to_left: bool = False, vertical: boo
     return ordered
 
 
+def line_height(lines: Iterable[Line]) -> float:
+    """The median height of `lines` (0 when none has a height)."""
+    heights = sorted(line.box.height for line in lines if line.box.height > 0)
+    return heights[len(heights) // 2] if heights else 0.0
+
+
 def body_line_height(blocks: list[Block]) -> float:
     """The median height of the page's text lines (0 when none are known)."""
-    heights = sorted(line.box.height for b in blocks for line in b.lines if line.box.height > 0)
-    return heights[len(heights) // 2] if heights else 0.0
+    return line_height(line for b in blocks for line in b.lines)
 
 
 def bands(blocks: list[Block]) -> list[list[Block]]:

@@ -1,13 +1,13 @@
 """The table page stage: each table region's structure and cells, or its image when unparsable;
-columns of prose, indexes and tables of contents the layout model took for a table go back to
-being text."""
+columns of prose, indexes and tables of contents, and column-set text the table model's grid
+cuts through, all of which the layout model took for a table, go back to being text."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
 from engine.page import PageState, keep_crop, regions_of
-from engine.tables.evidence import is_leader_list, is_prose_columns
+from engine.tables.evidence import cuts_through_lines, is_leader_list, is_prose_columns
 from engine.types import BlockKind
 
 
@@ -22,7 +22,8 @@ def recognize_tables(page: PageState, models) -> PageState:
         crop = page.crop(box)
         lines = page.region_lines(box)
         result = recognizer.recognize(crop, lines)
-        if is_prose_columns(result, crop) or is_leader_list(result, [ln.text for ln in lines]):
+        if (is_prose_columns(result, crop) or cuts_through_lines(result, lines)
+                or is_leader_list(result, [ln.text for ln in lines])):
             regions[i] = replace(regions[i], kind=BlockKind.TEXT)
         elif result.ok:
             regions[i] = replace(regions[i], html=result.html)

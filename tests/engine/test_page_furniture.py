@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.structure.furniture import mark_furniture
-from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
+from engine.structure.assembly import display_header
+from engine.structure.furniture import DISPLAY_TYPE, mark_furniture
+from engine.types import Block, BlockKind, Box, Line, PageResult, Region, TextSource
 
 
 def page(number: int, *blocks: Block) -> PageResult:
@@ -113,3 +114,37 @@ def test_a_tables_caption_at_the_top_of_a_page_is_not_a_running_head():
     # The same block as text is taken for a running head: the rule the caption is spared.
     (plain,) = mark_furniture([page(1, replace(caption, kind=BlockKind.TEXT), table, body)])
     assert plain.blocks[0].kind is BlockKind.HEADER
+
+
+def lined_block(kind: BlockKind, value: str, x0: float, y0: float, x1: float, line_px: float,
+                lines: int = 1) -> Block:
+    rows = tuple(Line(value, Box(x0, y0 + i * line_px * 1.2, x1, y0 + i * line_px * 1.2 + line_px))
+                 for i in range(lines))
+    return Block(kind, Box(x0, y0, x1, rows[-1].box.y1), rows, value)
+
+
+def test_a_headline_atop_a_tall_page_is_not_a_running_head():
+    # A full-size newspaper page rendered 4000 px high: the top article's headline, its first
+    # paragraph still inside the top band, the rest of the column below it (body lines 25 px).
+    blocks = (lined_block(BlockKind.SECTION_HEADER, "Yields for all modules", 75, 78, 377, 40),
+              lined_block(BlockKind.TEXT, "first paragraph", 72, 182, 392, 25, lines=4),
+              lined_block(BlockKind.TEXT, "next paragraph", 72, 329, 392, 25, lines=40))
+    tall = PageResult(page_number=1, width=2500, height=4000, dpi=150,
+                      text_source=TextSource.TEXT_LAYER, text_source_reason="test", blocks=blocks)
+    (result,) = mark_furniture([tall])
+    assert result.blocks[0].kind is BlockKind.SECTION_HEADER
+    # The same spot in body type is a running head.
+    small = replace(tall, blocks=(lined_block(BlockKind.TEXT, "Journal of Tests 12", 75, 78,
+                                              377, 25),) + blocks[1:])
+    (result,) = mark_furniture([small])
+    assert result.blocks[0].kind is BlockKind.HEADER
+
+
+def test_a_page_header_region_in_display_type_is_a_section_header():
+    body = 25.0
+    masthead = Region(BlockKind.HEADER, Box(0, 0, 800, 80), 0.9,
+                      lines=(Line("The County Observer", Box(100, 10, 700, 10 + DISPLAY_TYPE * body)),))
+    assert display_header(masthead, body).kind is BlockKind.SECTION_HEADER
+    running = replace(masthead, lines=(Line("Proc. of a Conference", Box(100, 10, 700, 10 + body)),))
+    assert display_header(running, body).kind is BlockKind.HEADER
+    assert display_header(masthead, 0.0).kind is BlockKind.HEADER  # no body to compare with

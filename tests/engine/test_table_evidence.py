@@ -1,12 +1,13 @@
-"""A table region needs grid evidence: two columns of prose are text, ruled or wide tables stay."""
+"""A table region needs grid evidence: two columns of prose, columns of paragraphs and a grid that
+cuts through the text lines are text; ruled or wide tables stay."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.tables.evidence import is_prose_columns, ruled
+from engine.tables.evidence import CUT_MIN_LINES, cuts_through_lines, is_prose_columns, ruled
 from engine.tables.recognizer import TableCell, TableResult
-from engine.types import Box
+from engine.types import Box, Line
 
 
 def page(height=200, width=400) -> np.ndarray:
@@ -121,3 +122,35 @@ def test_the_table_stage_turns_an_unparsable_index_into_text_and_keeps_other_fai
     assert index.regions[0].kind is BlockKind.TEXT and not index.warnings
     table = staged(["Age 41 38.2", "BMI 22.0 24.1", "Height 170 165"])
     assert table.regions[0].kind is BlockKind.TABLE and table.warnings
+
+
+def test_many_columns_of_paragraphs_without_rules_are_text():
+    paragraph = " ".join(["word"] * 40)
+    assert is_prose_columns(result([[paragraph] * 4]), page())
+    assert not is_prose_columns(result([["12.5", "kg", "Nitrogen", "3.1 %"]] * 6), page())
+
+
+def lined(x0: float, x1: float, y: float, words: int = 6) -> Line:
+    return Line(" ".join(["word"] * words), Box(x0, y, x1, y + 10))
+
+
+def grid(n_cols: int, col_width: float, n_rows: int, row_height: float) -> TableResult:
+    cells = tuple(TableCell(r, c, 1, 1, Box(c * col_width, r * row_height, (c + 1) * col_width,
+                                             (r + 1) * row_height), "word word")
+                  for r in range(n_rows) for c in range(n_cols))
+    return TableResult(html="<table></table>", cells=cells, n_rows=n_rows, n_cols=n_cols,
+                       score=0.9, ok=True)
+
+
+def test_a_grid_cutting_through_the_text_lines_is_no_table():
+    # Newspaper columns 200 px wide, each split by the table model into two cells of 100 px.
+    table = grid(4, 100, 12, 12)
+    columns = [lined(0, 195, 12 * r + 1) for r in range(12)] + [
+        lined(205, 395, 12 * r + 1) for r in range(12)]
+    assert cuts_through_lines(table, columns)
+    # The same grid with each line inside one cell: a table.
+    in_cells = [lined(100 * c + 5, 100 * c + 95, 12 * r + 1) for r in range(12) for c in range(4)]
+    assert not cuts_through_lines(table, in_cells)
+    # Too few lines to be evidence either way.
+    assert not cuts_through_lines(table, columns[:CUT_MIN_LINES - 1])
+    assert not cuts_through_lines(TableResult.failed("unreadable"), columns)

@@ -11,13 +11,16 @@ from pathlib import Path
 
 from tools.structure.cjk_layouts import CJK_FAMILIES, draw_cjk_page
 from tools.structure.cjk_text import load_chinese_prose, without_latin
-from tools.structure.layouts import FAMILIES, Sheet, draw_page, draw_sheet
-from tools.structure.mosaic import MOSAIC_FAMILIES, broadsheet, journal
+from tools.structure.layouts import A4, FAMILIES, Sheet, draw_page, draw_sheet
+from tools.structure.mosaic import (BROADSHEET_PT, MOSAIC_FAMILIES, broadsheet, broadsheet_full,
+                                    journal)
 from tools.structure.scans import scan
 from tools.structure.text_source import Prose, load_prose
 
 ALL_FAMILIES = FAMILIES + CJK_FAMILIES + MOSAIC_FAMILIES
-MOSAIC = {"broadsheet": broadsheet, "journal": journal}
+MOSAIC = {"broadsheet": broadsheet, "journal": journal, "broadsheet_full": broadsheet_full}
+SHEET_SIZES = {"broadsheet_full": BROADSHEET_PT}
+"""Families not drawn on A4 (points)."""
 
 DEFAULT_OUT = Path("build/structure")
 
@@ -38,7 +41,7 @@ def draw_family_page(family: str, seed: int, texts: dict[str, Prose]) -> tuple[b
     if "en" not in texts:
         texts["en"] = load_prose()
     if family in MOSAIC:
-        return draw_sheet(Sheet, MOSAIC[family], texts["en"], seed)
+        return draw_sheet(Sheet, MOSAIC[family], texts["en"], seed, SHEET_SIZES.get(family, A4))
     return draw_page(family, texts["en"], seed)
 
 

@@ -287,11 +287,13 @@ def draw_page(family: str, prose: Prose, seed: int) -> tuple[bytes, str]:
     return draw_sheet(Sheet, DRAW[family], prose, seed)
 
 
-def draw_sheet(make_sheet, draw, prose: Prose, seed: int) -> tuple[bytes, str]:
-    """`draw` on an A4 sheet made by `make_sheet` (Sheet, or tools/structure/cjk_sheet.py's
-    CjkSheet), as a one-page PDF and its Markdown truth, the same for the same seed."""
+def draw_sheet(make_sheet, draw, prose: Prose, seed: int,
+               size: tuple[float, float] = A4) -> tuple[bytes, str]:
+    """`draw` on a sheet of `size` points (A4 unless said) made by `make_sheet` (Sheet, or
+    tools/structure/cjk_sheet.py's CjkSheet), as a one-page PDF and its Markdown truth, the
+    same for the same seed."""
     doc = pymupdf.open()
-    sheet = make_sheet(doc.new_page(width=A4[0], height=A4[1]))
+    sheet = make_sheet(doc.new_page(width=size[0], height=size[1]))
     rng = random.Random(seed)
     draw(sheet, prose, rng)
     # Half the pages keep their text in reading order in the content stream, half do not.

@@ -9,6 +9,10 @@ the pages. Read article by article in the partition's order: of a cut across, th
 first; of a cut between columns, the left part first. Partitions that could be read in two
 orders are drawn again (see `_partition`).
 
+`broadsheet_full`: the same on a newspaper's real sheet, 12.5 x 22.75 inches (900 x 1638 pt,
+the broadsheet format of many US dailies) with 6-8 columns of 7.5-9 pt type: at the layout
+model's fixed input size a line of it is about half as high as on the A4 page.
+
 `journal`: a page of a two-column paper, the first page (title, authors, abstract across) or a
 later one starting in the middle of a paragraph, with floats where typesetters put them: across
 the page at its top, middle or foot, or inside one column at its top, middle or foot, each a
@@ -26,7 +30,9 @@ from tools.structure.layouts import (A4, SANS, SANS_BOLD, SERIF, SERIF_BOLD, She
                                      columns)
 from tools.structure.text_source import Prose
 
-MOSAIC_FAMILIES = ("broadsheet", "journal")
+MOSAIC_FAMILIES = ("broadsheet", "journal", "broadsheet_full")
+BROADSHEET_PT = (900.0, 1638.0)
+"""12.5 x 22.75 inches."""
 
 
 @dataclass(frozen=True)
@@ -113,9 +119,11 @@ def _partition(area: Area, rng: random.Random, depth: int) -> Cuts:
     return Cuts(left.areas + right.areas, across, left.down | right.down | {cut})
 
 
-def broadsheet(sheet: Sheet, prose: Prose, rng: random.Random) -> None:
-    left, right, top, foot = 28.0, A4[0] - 28.0, 28.0, A4[1] - 30.0
-    count = rng.choice((4, 5, 5, 6))
+def broadsheet(sheet: Sheet, prose: Prose, rng: random.Random,
+               columns_drawn: tuple[int, ...] = (4, 5, 5, 6)) -> None:
+    width, height = sheet.page.rect.width, sheet.page.rect.height
+    left, right, top, foot = 28.0, width - 28.0, 28.0, height - 30.0
+    count = rng.choice(columns_drawn)
     gutter = rng.uniform(8, 13)
     grid = Grid(left, (right - left - gutter * (count - 1)) / count, gutter)
     size = rng.uniform(7.5, 9.0)
@@ -136,6 +144,11 @@ def broadsheet(sheet: Sheet, prose: Prose, rng: random.Random) -> None:
             sheet.page.draw_line((x, area.y0 + 2), (x, area.y1 - 4), color=(0.3, 0.3, 0.3),
                                  width=0.5)
         article(sheet, prose, rng, grid, area, size)
+
+
+def broadsheet_full(sheet: Sheet, prose: Prose, rng: random.Random) -> None:
+    """A broadsheet page on a BROADSHEET_PT sheet: more, narrower columns than on A4."""
+    broadsheet(sheet, prose, rng, columns_drawn=(6, 7, 7, 8))
 
 
 def fits(text: str, font: pymupdf.Font, size: float, width: float) -> bool:
