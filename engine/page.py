@@ -40,6 +40,8 @@ class PageState:
     text_source: TextSource = TextSource.OCR
     text_source_reason: str = ""
     lines: tuple[Line, ...] = ()
+    unread: tuple[Box, ...] = ()
+    """Detected text lines that no kept line holds (OCR pages; boxes on the page as read)."""
     regions: tuple[Region, ...] | None = None
     """Layout regions and what the model stages made of them; None when layout is off."""
     blocks: tuple[Block, ...] = ()
@@ -65,7 +67,7 @@ class PageState:
             return self
         warning = TURN_WARNING.format(self.rotation)
         return replace(self, rotation=0, image=turn_image(self.image, -self.rotation), lines=(),
-                       warnings=tuple(w for w in self.warnings if w != warning))
+                       unread=(), warnings=tuple(w for w in self.warnings if w != warning))
 
     def crop_bounds(self, box: Box, margin: int = CROP_MARGIN_PX) -> tuple[int, int, int, int]:
         """The pixels `crop` takes for a box: x0, y0, x1, y1 with a small margin, on the page."""

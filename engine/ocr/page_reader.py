@@ -28,6 +28,9 @@ class OcrOutcome:
     refer to the turned page."""
     image: np.ndarray
     """The page as read: the input turned by `rotation`, C-contiguous (the input itself at 0)."""
+    unread: tuple[Box, ...] = ()
+    """Detected text lines the recogniser read as nothing or below MIN_LINE_SCORE (boxes on the
+    page as read): never dropped without a trace, the page's coverage check counts them."""
 
 
 class PageReader:
@@ -86,14 +89,15 @@ class PageReader:
             rotation = (rotation + 180) % 360
             crops = [crop_quad(image, r.quad) for r in regions]
         texts = self.recognizer.recognize(crops)
-        lines = []
+        lines, unread = [], []
         for region, rec, crop in zip(regions, texts, crops):
             text = rec.text.strip()
+            x0, y0, x1, y1 = quad_bounds(region.quad)
             if not text or rec.score < MIN_LINE_SCORE:
+                unread.append(Box(x0, y0, x1, y1))
                 continue
             spaced, steps = restore_word_spaces(rec.text, rec.steps, crop)
-            x0, y0, x1, y1 = quad_bounds(region.quad)
             lines.append(Line(text=spaced.strip(), box=Box(x0, y0, x1, y1), score=rec.score,
                               font_size=0.0,
                               words=line_words(spaced, steps, region.quad, crop)))
-        return OcrOutcome(lines, rotation, np.ascontiguousarray(image))
+        return OcrOutcome(lines, rotation, np.ascontiguousarray(image), tuple(unread))

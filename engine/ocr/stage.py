@@ -17,7 +17,7 @@ def recognize_text(page: PageState, models) -> PageState:
     if page.text_source is not TextSource.OCR:
         return page
     outcome = models.page_reader().read(page.image)
-    page = replace(page, lines=tuple(outcome.lines))
+    page = replace(page, lines=tuple(outcome.lines), unread=outcome.unread)
     if outcome.rotation:
         page = page.turned(outcome.rotation, outcome.image)
     return page
