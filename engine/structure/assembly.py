@@ -8,12 +8,17 @@ from dataclasses import replace
 from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height, line_height, order_blocks
+from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
 from engine.structure.vertical import is_vertical_page
 from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
 
 # A line belongs to the region that holds most of it; below this share it belongs to none.
 MIN_LINE_SHARE = 0.5
+# Of regions holding a line within this share of the most, the smallest takes it: a region
+# nested in another (a column's paragraph in a box over two columns) whose edge stops a pixel
+# short of a justified column's first word still holds that word.
+NESTED_SHARE = 0.1
 TEXT_LIKE = {BlockKind.TEXT, BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.LIST_ITEM,
              BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER,
              BlockKind.FOOTER, BlockKind.CODE}
@@ -37,18 +42,49 @@ def display_header(region: Region, body_height: float) -> Region:
 NESTED_TEXT_SHARE = 0.6
 
 
-def drop_nested_text(regions: list[Region]) -> list[Region]:
+def drop_nested_text(regions: list[Region], lines: list[Line] = ()) -> list[Region]:
     """Text-like regions mostly inside a larger text-like region are removed, so the lines they
-    cover stay with the paragraph they belong to."""
+    cover stay with the paragraph they belong to; unless the smaller one is a column beside
+    which the larger one holds another column's lines (`beside_column`)."""
     kept = []
     for region in regions:
         inside_larger = region.kind in TEXT_LIKE and region.box.area > 0 and any(
             other is not region and other.kind in TEXT_LIKE and other.box.area > region.box.area
             and region.box.share_inside(other.box) >= NESTED_TEXT_SHARE
+            and not beside_column(region, other, lines)
             for other in regions)
         if not inside_larger:
             kept.append(region)
     return kept
+
+
+# A region holding this many whole lines, inside a larger one that holds as many lines beside
+# it (level with it, clear of it on the left or right), is a column of its own and the larger
+# one spans a gutter: a newspaper's column boxed once alone and once with its neighbour.
+COLUMN_LINES = 2
+WHOLE_LINE_SHARE = 0.9
+
+
+def beside_column(region: Region, larger: Region, lines: list[Line]) -> bool:
+    """Whether `region` is a column of lines of its own beside which `larger` holds more: both
+    run over COLUMN_LINES rows or more (words of one row boxed apart are no column)."""
+    box = region.box
+    whole = [ln for ln in lines if ln.box.share_inside(box) >= WHOLE_LINE_SHARE]
+    if rows(whole) < COLUMN_LINES:
+        return False
+    beside = [ln for ln in lines if ln.box.share_inside(larger.box) >= MIN_LINE_SHARE
+              and (ln.box.x0 >= box.x1 or ln.box.x1 <= box.x0)
+              and ln.box.y0 < box.y1 and ln.box.y1 > box.y0]
+    return rows(beside) >= COLUMN_LINES
+
+
+def rows(lines: list[Line]) -> int:
+    """How many rows `lines` stand in, one under another."""
+    count, bottom = 0, float("-inf")
+    for line in sorted(lines, key=lambda ln: ln.box.y0):
+        if line.box.center_y > bottom:
+            count, bottom = count + 1, line.box.y1
+    return count
 
 
 def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region], list[Line]]:
@@ -57,19 +93,65 @@ def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region]
     per_region: list[list[Line]] = [[] for _ in regions]
     leftover: list[Line] = []
     for line in lines:
-        best, best_key = None, None
-        for i, region in enumerate(regions):
-            share = line.box.share_inside(region.box)
-            if share < MIN_LINE_SHARE:
-                continue
-            key = (round(share, 2), -region.box.area)
-            if best_key is None or key > best_key:
-                best, best_key = i, key
-        if best is None:
+        shares = [(line.box.share_inside(region.box), i) for i, region in enumerate(regions)]
+        shares = [(share, i) for share, i in shares if share >= MIN_LINE_SHARE]
+        if not shares:
             leftover.append(line)
+            continue
+        most = max(share for share, _ in shares)
+        best = min((i for share, i in shares if share >= most - NESTED_SHARE),
+                   key=lambda i: regions[i].box.area)
+        per_region[best].append(line)
+    stray = []
+    for line in leftover:
+        row = row_region(line, regions, per_region, lines)
+        if row is None:
+            stray.append(line)
         else:
-            per_region[best].append(line)
-    return [replace(r, lines=tuple(held)) for r, held in zip(regions, per_region)], leftover
+            per_region[row].append(line)
+    return [replace(r, lines=tuple(held)) for r, held in zip(regions, per_region)], stray
+
+
+# A word sticking out of a text region's box (its last word, flush with a justified column's
+# edge the box stops short of) is on a row of that region when a line the region holds lies
+# level with it within this many line heights to its left or right, and no line goes on beyond
+# it as near: the next column's first word, reaching a pixel into a region that missed its
+# column, is followed by the rest of its row.
+ROW_WORD_GAP = 1.5
+
+
+def row_region(line: Line, regions: list[Region], held: list[list[Line]],
+               lines: list[Line]) -> int | None:
+    """The text region whose lines continue `line`'s row, if any: it reaches into the region
+    with nothing as near beyond it, or a full row of its column, above or below, runs from the
+    region's piece to the line's far end, flush with it (paragraphs.justified_span: the region's
+    box stops short of a justified column's edge, or the layout model drew one region over the
+    column's text and missed a word at its edge). `lines`: every line of the page."""
+    height = max(line.box.height, 1.0)
+    reach = ROW_WORD_GAP * height
+    for i, region in enumerate(regions):
+        if region.kind not in TEXT_LIKE:
+            continue
+        reaches_in = line.box.share_inside(region.box) > 0
+        for other in held[i]:
+            if not level_with(other, line):
+                continue
+            right_gap = line.box.x0 - other.box.x1
+            left_gap = other.box.x0 - line.box.x1
+            if right_gap >= -0.2 * height:
+                gap, start, end = right_gap, other.box.x0, line.box.x1
+                beyond = [ln for ln in lines if 0 <= ln.box.x0 - line.box.x1 <= reach]
+            elif left_gap >= -0.2 * height:
+                gap, start, end = left_gap, other.box.x1, line.box.x0
+                beyond = [ln for ln in lines if 0 <= line.box.x0 - ln.box.x1 <= reach]
+            else:
+                continue
+            if reaches_in and gap <= reach and not any(
+                    ln is not line and level_with(ln, line) for ln in beyond):
+                return i
+            if gap <= JUSTIFIED_GAP * height and justified_span(start, end, line, lines):
+                return i
+    return None
 
 
 def heading_level(kind: BlockKind, text: str) -> int:
@@ -247,7 +329,7 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                for r in regions]
     if vertical:
         regions = [r for r in regions if r.kind is BlockKind.FIGURE]
-    held, leftover = assign_lines(lines, drop_nested_text(list(regions)))
+    held, leftover = assign_lines(lines, drop_nested_text(list(regions), lines))
     body_height = line_height(lines)
     held = [display_header(region, body_height) for region in held]
     figure_area = sum(r.box.area for r in held if r.kind is BlockKind.FIGURE)

@@ -29,6 +29,9 @@ MARGIN_GAP_LINES = 1.5
 # and the Chinese newspapers' mastheads at 3.1-3.7.
 DISPLAY_TYPE = 1.5
 _DIGITS = re.compile(r"\d+")
+TEXT_KINDS = {BlockKind.TEXT, BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.LIST_ITEM,
+              BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER,
+              BlockKind.FOOTER}
 
 
 def in_display_type(lines: Sequence[Line], body_height: float) -> bool:
@@ -80,7 +83,7 @@ def _in_margin(block: Block, page: PageResult, body: list[Block], vertical_page:
             return False
         return (block.box.x1 <= page.width * SIDE_MARGIN_SHARE
                 or block.box.x0 >= page.width * (1 - SIDE_MARGIN_SHARE))
-    if len(block.lines) > 2 or not body:
+    if len(block.lines) > 2 or not body or _text_beyond(block, body, page):
         return False
     body_lines = [ln for b in body for ln in b.lines]
     line_height = statistics.median(ln.box.height for ln in body_lines) if body_lines \
@@ -101,6 +104,24 @@ def _in_margin(block: Block, page: PageResult, body: list[Block], vertical_page:
         above = [b.box.y1 for b in body if b is not block and b.box.y1 < block.box.y1]
         return not above or block.box.y0 - max(above) > gap_needed
     return False
+
+
+def _text_beyond(block: Block, body: list[Block], page: PageResult) -> bool:
+    """Whether body text reaches further toward the page edge `block` is near than it does: a
+    heading or a paragraph's first line at the foot of a column beside columns running on
+    below it is no running foot (full-size broadsheets, whose bottom tenth holds paragraphs)."""
+    if block.box.center_y > page.height / 2:
+        return any(b is not block and b.box.y1 > block.box.y1 for b in body)
+    return any(b is not block and b.box.y0 < block.box.y0 for b in body)
+
+
+def _may_be_furniture(block: Block) -> bool:
+    """Whether `block` could be a running head or foot: a line or two of text. A paragraph,
+    a figure or a table in the top or bottom tenth of the page is body, and a block beside it
+    is measured against it: on a full-size newspaper sheet that tenth holds whole paragraphs
+    and pictures, and a headline over a picture, or a column's last short paragraph, was set
+    aside for its gap to the text beyond them."""
+    return block.kind in TEXT_KINDS and len(block.lines) <= 2
 
 
 def _starts_below(block: Block, body: list[Block]) -> list[float]:
@@ -127,7 +148,7 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
         figures = sum(b.box.area for b in page.blocks if b.kind is BlockKind.FIGURE)
         # A poster or cover has no running heads: its top and bottom lines are its content.
         picture_page = figures >= PICTURE_PAGE_SHARE * page.width * page.height
-        body = [b for b in page.blocks if _band(b, page) is None]
+        body = [b for b in page.blocks if _band(b, page) is None or not _may_be_furniture(b)]
         numbers = [b for b in page.blocks if _is_page_number(b) and _near_edge(b, page)]
         vertical_page = is_vertical_page([ln for b in page.blocks for ln in b.lines])
         blocks = []

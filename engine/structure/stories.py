@@ -87,13 +87,31 @@ def story_columns(h: int, boxes: np.ndarray, body: float) -> tuple[float, float,
 def column_stories(blocks: list[Block], boxes: np.ndarray, body: float
                    ) -> Iterator[tuple[int, float, float]]:
     """(headline, x0, x1 of its columns) of each story under a headline over two columns or
-    more; a one-column story is ordered by the column rules already."""
+    more: two blocks side by side under it, or one block (a lead paragraph) as wide as
+    WIDE_LEAD_COLUMNS of the band's paragraphs; a one-column story is ordered by the column
+    rules already."""
+    column = column_width(blocks)
     for h, block in enumerate(blocks):
         if not is_headline(block, body, STORY_HEADLINE_SIZE):
             continue
         found = story_columns(h, boxes, body)
-        if found is not None and found[2] >= 2:
+        if found is not None and (found[2] >= 2 or (
+                column > 0 and found[1] - found[0] >= WIDE_LEAD_COLUMNS * column)):
             yield h, found[0], found[1]
+
+
+# A lead paragraph under a headline, this many times as wide as the band's paragraphs, opens a
+# story over several columns, as two blocks side by side under it do.
+WIDE_LEAD_COLUMNS = 1.8
+# Paragraphs of at least this many lines give a band's column width.
+COLUMN_LINES = 3
+
+
+def column_width(blocks: list[Block]) -> float:
+    """The median width of the text blocks of COLUMN_LINES lines or more (0 when none)."""
+    widths = sorted(b.box.width for b in blocks
+                    if b.kind is BlockKind.TEXT and len(b.lines) >= COLUMN_LINES)
+    return widths[len(widths) // 2] if widths else 0.0
 
 
 def inside_columns(boxes: np.ndarray, left: float, right: float) -> np.ndarray:
@@ -101,6 +119,27 @@ def inside_columns(boxes: np.ndarray, left: float, right: float) -> np.ndarray:
     x0, x1 = boxes[:, 0], boxes[:, 2]
     width = np.maximum(x1 - x0, 1e-6)
     return (np.minimum(x1, right) - np.maximum(x0, left)) > INSIDE_SHARE * width
+
+
+def following(before: np.ndarray, start: np.ndarray, story: np.ndarray) -> np.ndarray:
+    """`start` and every block the rules put after one of them, the `story` excepted."""
+    reached = start.copy()
+    frontier = start.copy()
+    while frontier.any():
+        frontier = before[frontier].any(axis=0) & ~reached & ~story
+        reached |= frontier
+    return reached
+
+
+# A block reaches into a story's columns when more than this share of its width lies there.
+REACH_SHARE = 0.1
+
+
+def reaching_into(boxes: np.ndarray, left: float, right: float) -> np.ndarray:
+    """Which blocks reach into the columns from `left` to `right` (REACH_SHARE of their width)."""
+    x0, x1 = boxes[:, 0], boxes[:, 2]
+    width = np.maximum(x1 - x0, 1e-6)
+    return (np.minimum(x1, right) - np.maximum(x0, left)) > REACH_SHARE * width
 
 
 def story_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndarray,
@@ -175,13 +214,19 @@ def story_end_precedence(blocks: list[Block], boxes: np.ndarray, before: np.ndar
     x0, y0, x1, y1 = boxes.T
     for h, left, right in column_stories(blocks, boxes, body):
         # The story runs under its headline's whole width too.
-        inside = inside_columns(boxes, min(left, x0[h]), max(right, x1[h]))
-        end = story_end(h, blocks, boxes, inside, body)
+        left, right = min(left, x0[h]), max(right, x1[h])
+        inside = inside_columns(boxes, left, right)
+        # The next row may start with a headline reaching into only some of the story's
+        # columns, the rest of it lying under stories further left.
+        touching = reaching_into(boxes, left, right)
+        end = story_end(h, blocks, boxes, touching, body)
         if end is None:
             continue
         story = inside & (y0 >= y0[h]) & (y1 <= end)
         story[h] = True
-        after = inside & (y0 >= end)
+        # What follows the next row follows the story too (the columns further left under
+        # that row's headline read after it).
+        after = following(before, touching & (y0 >= end) & ~story, story)
         before[np.ix_(story, after)] = True
         before[np.ix_(after, story)] = False
     return before

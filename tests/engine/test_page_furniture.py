@@ -148,3 +148,48 @@ def test_a_page_header_region_in_display_type_is_a_section_header():
     running = replace(masthead, lines=(Line("Proc. of a Conference", Box(100, 10, 700, 10 + body)),))
     assert display_header(running, body).kind is BlockKind.HEADER
     assert display_header(masthead, 0.0).kind is BlockKind.HEADER  # no body to compare with
+
+
+def tall_page(*blocks: Block) -> PageResult:
+    return PageResult(page_number=1, width=2200, height=4000, dpi=150,
+                      text_source=TextSource.TEXT_LAYER, text_source_reason="test", blocks=blocks)
+
+
+def test_a_headline_over_a_picture_in_the_top_band_is_not_a_running_head():
+    # A full-size sheet: a headline a little larger than the body (30 px lines, body 25), the
+    # picture under it still inside the top tenth, the story's paragraphs below that.
+    headline = lined_block(BlockKind.SECTION_HEADER, "Log a message on the root logger", 73,
+                           185, 654, 30)
+    picture = Block(BlockKind.FIGURE, Box(69, 223, 1230, 396))
+    story = lined_block(BlockKind.TEXT, "A shelf is a persistent object", 72, 414, 1218, 25, 40)
+    (result,) = mark_furniture([tall_page(headline, picture, story)])
+    assert result.blocks[0].kind is BlockKind.SECTION_HEADER
+    # Without the picture the same line is cut off from the body: a running head.
+    (alone,) = mark_furniture([tall_page(headline, story)])
+    assert alone.blocks[0].kind is BlockKind.HEADER
+
+
+def test_a_columns_last_short_paragraph_under_a_paragraph_in_the_bottom_band_is_body():
+    # The paragraph above the column's last one starts inside the bottom tenth too; measured
+    # against the text further up, the last one had a gap and was taken for a footer.
+    high = lined_block(BlockKind.TEXT, "If encoding is not None", 371, 3471, 636, 25, 5)
+    above = lined_block(BlockKind.TEXT, "The file is readable and writable", 371, 3633, 636,
+                        25, 7)
+    last = lined_block(BlockKind.TEXT, "Transforms a function into a generic one", 371,
+                       above.box.y1 + 10, 636, 25, 2)
+    (result,) = mark_furniture([tall_page(high, above, last)])
+    assert result.blocks[2].kind is BlockKind.TEXT
+    (alone,) = mark_furniture([tall_page(high, last)])
+    assert alone.blocks[1].kind is BlockKind.FOOTER
+
+
+def test_a_heading_at_a_columns_foot_beside_columns_running_lower_is_not_a_running_foot():
+    # The heading and first line of a story at the foot of one column, in the bottom margin,
+    # while the next column's paragraph runs on below them: not a running foot.
+    high = lined_block(BlockKind.TEXT, "Create a Marshaller instance", 667, 3300, 2067, 25, 8)
+    heading = lined_block(BlockKind.SECTION_HEADER, "Gamma function at x", 667, 3709, 879, 29)
+    beside = lined_block(BlockKind.TEXT, "On POSIX, temporary files", 1261, 3709, 1535, 25, 6)
+    (result,) = mark_furniture([tall_page(high, heading, beside)])
+    assert result.blocks[1].kind is BlockKind.SECTION_HEADER
+    (alone,) = mark_furniture([tall_page(high, heading)])
+    assert alone.blocks[1].kind is BlockKind.FOOTER

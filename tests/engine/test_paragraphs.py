@@ -17,6 +17,12 @@ def test_join_lines_mends_hyphenated_words():
     assert join_lines(["the inter-", "national trade"]) == "the international trade"
 
 
+def test_join_lines_keeps_a_suspended_hyphen():
+    assert join_lines(["generic, low-", "and high-level interfaces"]) == (
+        "generic, low- and high-level interfaces")
+    assert join_lines(["a brig-", "and its crew"]) == "a brigand its crew"
+
+
 def test_join_lines_keeps_spaces_between_latin_lines_and_skips_blank_ones():
     assert join_lines(["Hello", "  ", " world "]) == "Hello world"
 
@@ -180,3 +186,94 @@ def test_two_columns_a_wide_gutter_apart_are_not_joined_by_the_justified_rule():
         lines.append(line(f"right column line {k}", y, x0=230, width=150))
     texts = [b.text for b in build_blocks(lines)]
     assert not any("left" in t and "right" in t for t in texts), texts
+
+
+def test_the_first_row_of_two_columns_under_a_lead_across_both_is_not_one_line():
+    # A lead paragraph in slightly larger type runs across both columns (gutter 12 px, one line
+    # height) just above their first rows; below, the columns' justified lines end and start
+    # flush at the gutter. The lead running through the gap above does not make the first
+    # rows one line.
+    height = BODY_PX * 1.2
+    lines = [line("A lead paragraph set across the two columns of the story", 70, x0=50,
+                  width=390, size=BODY_PX * 1.15)]
+    for k in range(4):
+        y = 100 + k * height
+        lines.append(line(f"left column line {k}", y, x0=50, width=185))
+        lines.append(line(f"right column line {k}", y, x0=247, width=185))
+    texts = [b.text for b in build_blocks(lines)]
+    assert not any("left" in t and "right" in t for t in texts), texts
+
+
+def test_a_row_over_a_short_last_line_and_the_next_column_stays_one_line():
+    # A paragraph's row of words set apart by a font change, over its short last line; the next
+    # column starts right of the paragraph further on: the gap below is not a gutter.
+    lines = [line("collections of failures and errors that occurred across the", 100, width=400),
+             line("test runs, where exceptioninfo is", 112, width=250),
+             line("the formatted trace", 112, x0=310, width=140),
+             line("traceback of the error.", 124, width=150),
+             line("Another column starts here", 124, x0=480, width=200)]
+    texts = [b.text for b in build_blocks(lines)]
+    assert any("exceptioninfo is the formatted trace" in t for t in texts), texts
+
+
+def test_the_spread_last_row_of_a_column_at_the_foot_of_the_page_is_one_line():
+    # Nothing under the column's last row, its words far apart; the rows above cover the gaps.
+    lines = justified_column([("instance and then", None), ("encoded and returned", None),
+                              ("implements specialized", None), ("This", "module")])
+    (block,) = build_blocks(lines)
+    assert block.text.endswith("This module")
+
+
+def test_a_spread_row_with_a_full_line_of_its_column_close_by_is_one_line():
+    # A narrow justified column of one or two words a row: the rows above happen to leave a
+    # blank in the same place as the gap, but a line of the column two rows down runs across
+    # the whole gap, as no gutter allows.
+    lines = justified_column([("datatype", "providing"), ("special", "container"),
+                              ("Python's", "general"), ("purpose", "built-in"),
+                              ("containers, dict, list", None)], width=110.0)
+    texts = [b.text for b in build_blocks(lines)]
+    assert any("Python's general purpose" in t for t in texts), texts
+
+
+def test_three_words_spread_past_the_justified_gap_are_one_line_under_a_full_row():
+    # "function      returns      a": a narrow justified column's row of three words, each gap
+    # 4.5 line heights; the row above runs from the first word's start to the last word's end.
+    height = BODY_PX * 1.2
+    lines = [line("explicitly handled by legacy URLopener", 100, width=200),
+             line("function", 100 + height, width=40),
+             line("returns", 100 + height, x0=144, width=40),
+             line("a", 100 + height, x0=238, width=12),
+             line("urllib.response.addinfourl object.", 100 + 2 * height, width=130)]
+    (block,) = build_blocks(lines)
+    assert "URLopener function returns a urllib" in block.text
+
+
+def test_a_justified_row_whose_next_row_ends_and_starts_level_with_it_is_one_line():
+    # A narrow column's row of words 8 px apart; a line of the column above runs through every
+    # gap, and in the row below one piece ends where "for" ends and the next starts where
+    # "all" starts, by chance. One row flush with a gap is no gutter's edge.
+    height = BODY_PX * 1.2
+    lines = [line("default values are kept in a table of", 100, width=200)]
+    for text, x0, x1 in (("encodings", 50, 110), ("for", 118, 136), ("all", 144, 160),
+                         ("supported", 168, 224), ("locale", 232, 250)):
+        lines.append(line(text, 100 + height, x0=x0, width=x1 - x0))
+    for text, x0, x1 in (("Only string", 50, 135), ("literals", 145, 190),
+                         ("and other", 198, 250)):
+        lines.append(line(text, 100 + 2 * height, x0=x0, width=x1 - x0))
+    texts = [b.text for b in build_blocks(lines)]
+    assert any("encodings for all supported locale" in t for t in texts), texts
+
+
+def test_a_running_head_and_its_page_number_over_the_text_column_stay_apart():
+    # The head begins far inside the column below it and the page number stands at the
+    # column's edge, 2.5 line heights on; nothing above. The column's full rows below cover
+    # the gap, but no row of theirs begins where the head does: two pieces, not one line.
+    height = BODY_PX * 1.2
+    head = line("Optimized Table Tokenization for Table Structure Recognition", 40, x0=150,
+                width=200)
+    number = line("9", 40, x0=380, width=4)
+    body = [line(f"body text row {k} of the page's one column", 40 + (2 + k) * height, x0=100,
+                 width=284) for k in range(3)]
+    lines = [ln.text for b in build_blocks([head, number], [head, number, *body])
+             for ln in b.lines]
+    assert "9" in lines, lines

@@ -146,3 +146,70 @@ def test_slanted_column_heads_over_no_other_text_stay_text():
     blocks = assemble_page(heads + [line("1 2 3", 20, 40, 110, 50)], None)
     assert BlockKind.HEADER not in {b.kind for b in blocks}
     assert " ".join(h.text for h in heads) in " ".join(b.text for b in blocks)
+
+
+def test_a_word_sticking_out_of_its_region_stays_on_its_row():
+    # A justified column's row whose last word ends past the region's box (less than half of it
+    # inside): it stays with its row, not a paragraph of its own.
+    region = Region(BlockKind.TEXT, Box(371, 630, 634, 760))
+    words = [line(w, x0, 639, x1, 667) for w, x0, x1 in (
+        ("Returns", 371, 436), ("an", 457, 477), ("object", 499, 550), ("with", 572, 609),
+        ("a", 630, 640))]
+    rest = [line("file-like interface; the name of", 371, 667, 634, 695),
+            line("the file is accessible as its", 371, 695, 634, 723)]
+    held, leftover = assign_lines(words + rest, [region])
+    assert leftover == []
+    blocks = assemble_page(words + rest, [region])
+    assert [b.text for b in blocks] == ["Returns an object with a file-like interface; the name "
+                                        "of the file is accessible as its"]
+    # A line beside the region across a gutter (more than the row's reach), not reaching into
+    # it, stays apart, and the word sticking out still joins its row.
+    apart = line("Another column", 690, 639, 900, 667)
+    _, leftover = assign_lines(words + [apart], [region])
+    assert leftover == [apart]
+
+
+def test_the_next_columns_first_word_reaching_into_a_region_stays_with_its_own_row():
+    # The layout model found the left column's paragraph but missed the right one's; the right
+    # column's first word starts three pixels inside the left region, and its row goes on
+    # beyond it: it belongs to that row, not to the left column.
+    region = Region(BlockKind.TEXT, Box(100, 630, 400, 700))
+    left = [line(w, x0, 639, x1, 667) for w, x0, x1 in (
+        ("the", 100, 140), ("kernel", 160, 230), ("offers", 330, 390))]
+    first = line("operating", 397, 639, 470, 667)
+    rest = line("system calls", 485, 639, 600, 667)
+    held, leftover = assign_lines(left + [first, rest], [region])
+    assert first in leftover and rest in leftover
+    assert first not in held[0].lines
+    # Without the rest of its row beside it, the same word joins the region's row.
+    held, leftover = assign_lines(left + [first], [region])
+    assert leftover == []
+
+
+def test_a_line_held_almost_as_much_by_a_nested_region_goes_to_it():
+    # A column's paragraph region nested in a box over two columns; the column's first word
+    # starts a pixel left of both, three pixels left of the nested one.
+    outer = Region(BlockKind.TEXT, Box(100, 160, 700, 240))
+    nested = Region(BlockKind.TEXT, Box(102, 160, 380, 300))
+    first = line("Returns", 99, 157, 165, 185)
+    rest = line("the sequence of", 190, 157, 380, 185)
+    held, leftover = assign_lines([first, rest], [outer, nested])
+    assert leftover == []
+    assert held[1].lines == (first, rest)
+
+
+def test_a_word_outside_every_region_at_its_columns_edge_joins_its_row():
+    # A region over two columns starts right of the left column's edge; the left column's row
+    # "requests  explicitly  handled  by" has its first word outside it, and the full row above
+    # starts flush with that word.
+    region = Region(BlockKind.TEXT, Box(185, 3398, 646, 3517))
+    above = line("For FTP, file, and data URLs and", 72, 3443, 346, 3468)
+    stray = line("requests", 72, 3468, 133, 3493)
+    row = [line(w, x0, 3468, x1, 3493) for w, x0, x1 in (
+        ("explicitly", 155, 225), ("handled", 246, 305), ("by", 327, 345))]
+    right = [line("A dictionary containing name/value", 369, 3443, 643, 3468),
+             line("pairs is returned. If an optional", 369, 3468, 643, 3493)]
+    _, leftover = assign_lines([above, stray, *row, *right], [region])
+    assert leftover == []
+    text = " ".join(b.text for b in assemble_page([above, stray, *row, *right], [region]))
+    assert "data URLs and requests explicitly handled by" in text
