@@ -19,6 +19,7 @@ from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
+from engine.ocr.coverage import check_coverage
 from engine.ocr.handwriting import flag_handwriting
 from engine.ocr.stage import join_leaders, recognize_text, split_at_gutters
 from engine.options import ConvertOptions
@@ -47,6 +48,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
     ("figures", crop_figures),                     # engine/structure
     ("blocks", assemble_blocks),                   # engine/structure: blocks in reading order
+    ("coverage", check_coverage),                  # engine/ocr: text seen but not read, said
 )
 
 
@@ -166,7 +168,8 @@ def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None]
     A stage that raises fails this page alone (status failed, the stage and the reason in its
     errors) and the document goes on. Cancellation, and errors about the whole run (a model
     that cannot be loaded, an output folder that cannot be written), stop the document; so
-    does a damaged single image, which has no other page to save. `on_stage(name, page)` hears
+    does a damaged single image, which has no other page to save (a damaged frame of a
+    multi-page TIFF fails that page alone). `on_stage(name, page)` hears
     of every stage that finished, for a live view of the page."""
     before = models.clock_snapshot()
     timings: dict[str, float] = {}
@@ -179,7 +182,8 @@ def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None]
         except Cancelled:
             raise
         except PaperlensError as exc:
-            if not isinstance(exc, CorruptDocument) or not page.document.kind.is_paged:
+            if not isinstance(exc, CorruptDocument) or (not page.document.kind.is_paged
+                                                        and page.document.page_count < 2):
                 raise
             page, failed = _failed(page, name, exc), True
         except Exception as exc:  # one bad page fails that page, never the document

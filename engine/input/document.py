@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
@@ -13,6 +13,7 @@ import pymupdf
 
 from engine.imaging import composite_on_white
 from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
+from engine.input.damage import damage_heard, decoder_messages, quiet_libraries, start_listening
 from engine.input.limits import check_archive, check_image_file, check_page_images
 from engine.input.suffixes import IMAGE_SUFFIXES
 
@@ -114,6 +115,8 @@ class RenderedPage:
     scale: float
     """Pixels per PDF point (1/72 in); 1.0 for image inputs at their own size."""
     warnings: tuple[str, ...] = ()
+    damage: str | None = None
+    """What of the page could not be decoded, when part of it could (the page is partial)."""
 
 
 class Document:
@@ -142,26 +145,27 @@ class Document:
             return None
         return self._pdf.load_page(page_number - 1)
 
-    def damage(self, page_number: int) -> str | None:
-        """Why a page of a repaired (truncated or damaged) PDF lost its content, or None."""
-        if self._pdf is None or not self._pdf.is_repaired:
-            return None
-        try:
-            if not self._pdf.load_page(page_number - 1).get_contents():
-                return "page content is missing (the file is damaged or truncated)"
-        except Exception as exc:
-            return f"page is damaged ({_short(exc)})"
-        return None
-
     def render(self, page_number: int, dpi: int, max_side_px: int) -> RenderedPage:
+        """The page's pixels. A page none of whose content can be decoded is a CorruptDocument
+        (the page fails); one that lost a part says which in `damage` (the page is partial)."""
         if self._pdf is not None:
+            start_listening()
             page = self._pdf.load_page(page_number - 1)
+            if self._pdf.is_repaired and self.kind is InputKind.PDF and not page.get_contents():
+                raise CorruptDocument(f"page {page_number} is damaged: its content is missing "
+                                      "(the file is damaged or truncated)")
             check_page_images(page, page_number)
-            return _render_pdf_page(page, page_number, dpi, max_side_px)
+            rendered = _render_pdf_page(page, page_number, dpi, max_side_px)
+            damage = damage_heard()
+            if damage.content_lost:
+                raise CorruptDocument(damage.describe(page_number))
+            return replace(rendered, damage=damage.describe(page_number)) if damage.found \
+                else rendered
         return _load_image_frame(self.path, self.kind, page_number, max_side_px)
 
 
 def open_document(path: Path, password: str | None = None) -> Document:
+    quiet_libraries()
     kind = identify(path)
     if kind.is_paged:
         return _open_paged(path, kind, password)
@@ -169,7 +173,8 @@ def open_document(path: Path, password: str | None = None) -> Document:
     frames = 1
     if kind is InputKind.TIFF:
         try:
-            frames = cv2.imcount(str(path))
+            with decoder_messages():  # libtiff's complaints about a damaged chain: ours below
+                frames = cv2.imcount(str(path))
         except cv2.error:
             frames = 0
         if frames < 1:
@@ -242,6 +247,36 @@ def _render_pdf_page(page: pymupdf.Page, page_number: int, dpi: int,
 
 def _load_image_frame(path: Path, kind: InputKind, page_number: int,
                       max_side_px: int) -> RenderedPage:
+    """A picture decoded by OpenCV. What its libraries say meanwhile decides: a picture they
+    could not decode is a CorruptDocument naming it (a TIFF frame they give back blank fails
+    that page), one they decoded in part (a JPEG's garbled data) is a page with damage."""
+    with decoder_messages() as report:
+        image = _decode(path, kind, page_number)
+    where = f"page {page_number} of {path.name}" if kind is InputKind.TIFF else path.name
+    said = f" ({report.damage[0]})" if report.damage else ""
+    if image is None or (report.damage and kind is InputKind.TIFF):
+        raise CorruptDocument(f"{where} is a damaged or truncated {kind.value.upper()} "
+                              f"image{said}.")
+    damage = f"{where} is damaged: part of the image could not be decoded{said}" \
+        if report.damage else None
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    image = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+    warnings: list[str] = []
+    height, width = image.shape[:2]
+    if max(height, width) > max_side_px:
+        factor = max_side_px / max(height, width)
+        image = cv2.resize(image, (max(1, round(width * factor)), max(1, round(height * factor))),
+                           interpolation=cv2.INTER_AREA)
+        warnings.append(f"image is {width}x{height} pixels; scaled to {image.shape[1]}x"
+                        f"{image.shape[0]} to stay within {max_side_px} pixels")
+    else:
+        factor = 1.0
+    return RenderedPage(image=image, dpi=72.0 * factor, scale=factor, warnings=tuple(warnings),
+                        damage=damage)
+
+
+def _decode(path: Path, kind: InputKind, page_number: int) -> np.ndarray | None:
     if kind is InputKind.TIFF:
         ok, frames = cv2.imreadmulti(str(path), start=page_number - 1, count=1,
                                      flags=cv2.IMREAD_COLOR)
@@ -257,19 +292,4 @@ def _load_image_frame(path: Path, kind: InputKind, page_number: int,
             image = composite_on_white(image)
         if image is not None and image.dtype != np.uint8:
             image = cv2.convertScaleAbs(image, alpha=255.0 / max(float(image.max()), 1.0))
-    if image is None:
-        raise CorruptDocument(f"{path.name} is a damaged or truncated {kind.value.upper()} image.")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    image = cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
-    warnings: list[str] = []
-    height, width = image.shape[:2]
-    if max(height, width) > max_side_px:
-        factor = max_side_px / max(height, width)
-        image = cv2.resize(image, (max(1, round(width * factor)), max(1, round(height * factor))),
-                           interpolation=cv2.INTER_AREA)
-        warnings.append(f"image is {width}x{height} pixels; scaled to {image.shape[1]}x"
-                        f"{image.shape[0]} to stay within {max_side_px} pixels")
-    else:
-        factor = 1.0
-    return RenderedPage(image=image, dpi=72.0 * factor, scale=factor, warnings=tuple(warnings))
+    return image

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.errors import CorruptDocument
 from engine.input.text_layer import assess_text_layer, extract_lines
 from engine.options import TextMethod
 from engine.page import PageState
-from engine.types import TextSource
+from engine.types import PageError, TextSource
 
 
 def render(page: PageState, models) -> PageState:
+    """The page's pixels; a page that lost part of its content to damage goes on as partial,
+    with a CorruptDocument error saying what was lost."""
     rendered = page.document.render(page.page_number, page.options.dpi, page.options.max_side_px)
-    damage = page.document.damage(page.page_number)
+    lost = (PageError(stage="render", kind=CorruptDocument.__name__, message=rendered.damage),) \
+        if rendered.damage else ()
     return replace(page, image=rendered.image, dpi=rendered.dpi, scale=rendered.scale,
-                   warnings=page.warnings + tuple(rendered.warnings) + ((damage,) if damage else ()))
+                   warnings=page.warnings + tuple(rendered.warnings), errors=page.errors + lost)
 
 
 def choose_text_source(page: PageState, models) -> PageState:

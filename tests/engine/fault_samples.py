@@ -9,6 +9,7 @@ import struct
 import subprocess
 import zipfile
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -118,3 +119,149 @@ def namespace_prefix() -> list[str]:
         if subprocess.run([*prefix, "true"], capture_output=True).returncode == 0:
             return prefix
     pytest.skip("no private mount namespace here (unshare is missing or not permitted)")
+
+
+# -- damaged files: each cut or overwritten where a real fault leaves it -----------------------
+
+def _packbits(row: bytes) -> bytes:
+    """PackBits as literal runs of up to 128 bytes (a valid encoding, if not the shortest)."""
+    return b"".join(bytes([len(row[i:i + 128]) - 1]) + row[i:i + 128]
+                    for i in range(0, len(row), 128))
+
+
+def packbits_tiff(frames: list[np.ndarray], broken: int | None = None) -> bytes:
+    """A little-endian multi-page TIFF of 8-bit grey frames, PackBits-compressed; frame
+    `broken` (1-based) has its strip overwritten with 0x80 bytes, PackBits' no-op, so it
+    decodes to nothing."""
+    out = bytearray(b"II*\x00\x00\x00\x00\x00")
+    link = 4
+    for number, image in enumerate(frames, start=1):
+        height, width = image.shape
+        strip = b"".join(_packbits(image[row].tobytes()) for row in range(height))
+        if number == broken:
+            strip = b"\x80" * len(strip)
+        strip_at = len(out)
+        out += strip + (b"\x00" if len(strip) % 2 else b"")
+        entries = [(256, 4, width), (257, 4, height), (258, 3, 8), (259, 3, 32773),
+                   (262, 3, 1), (273, 4, strip_at), (277, 3, 1), (278, 4, height),
+                   (279, 4, len(strip))]
+        struct.pack_into("<I", out, link, len(out))
+        out += struct.pack("<H", len(entries))
+        for tag, kind, value in entries:
+            packed = (struct.pack("<H", value) + b"\x00\x00" if kind == 3
+                      else struct.pack("<I", value))
+            out += struct.pack("<HHI", tag, kind, 1) + packed
+        link = len(out)
+        out += b"\x00\x00\x00\x00"
+    return bytes(out)
+
+
+def printed_page(text: str, width: int = 400, height: int = 300) -> np.ndarray:
+    """A grey page with one line of large dark print."""
+    page = np.full((height, width), 255, np.uint8)
+    cv2.putText(page, text, (20, height // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 20, 2, cv2.LINE_AA)
+    return page
+
+
+def write_scan_pdf(path: Path, texts: list[str]) -> Path:
+    """An image-only PDF, one JPEG page per text (as a scanner writes them)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for text in texts:
+        ok, jpeg = cv2.imencode(".jpg", printed_page(text))
+        assert ok
+        page = doc.new_page(width=288, height=216)
+        page.insert_image(page.rect, stream=jpeg.tobytes())
+    doc.save(str(path))
+    doc.close()
+    return path
+
+
+def cut_in_half(source: Path, target: Path) -> Path:
+    data = source.read_bytes()
+    target.write_bytes(data[: len(data) // 2])
+    return target
+
+
+def truncate_first_image(source: Path, target: Path) -> Path:
+    """The first page's image stream cut to half its bytes; the rest of the file intact."""
+    import pymupdf
+
+    doc = pymupdf.open(str(source))
+    xref = doc[0].get_images()[0][0]
+    raw = doc.xref_stream_raw(xref)
+    doc.update_stream(xref, raw[: len(raw) // 2], compress=False)
+    doc.save(str(target))
+    doc.close()
+    return target
+
+
+def jpeg_with_garbled_data(text: str) -> bytes:
+    """A JPEG whose entropy-coded data has 40 bytes overwritten halfway: libjpeg decodes it,
+    garbled from there on, and complains on the standard error."""
+    ok, data = cv2.imencode(".jpg", printed_page(text))
+    assert ok
+    raw = bytearray(data.tobytes())
+    middle = len(raw) // 2
+    for index in range(middle, middle + 40):
+        raw[index] = 0xFF if index % 3 == 0 else 0xAB
+    return bytes(raw)
+
+
+def png_with_bad_filter(text: str) -> bytes:
+    """A PNG whose image data has 500 bytes overwritten halfway (libpng: a bad filter value or
+    a failed checksum)."""
+    ok, data = cv2.imencode(".png", np.random.default_rng(5).integers(
+        0, 256, (200, 200, 3), dtype=np.uint8))
+    assert ok
+    raw = bytearray(data.tobytes())
+    middle = len(raw) // 2
+    raw[middle:middle + 500] = b"\xff" * 500
+    return bytes(raw)
+
+
+@dataclass(frozen=True)
+class ChildRun:
+    """A CLI run in a child process: its exit code, what it wrote on the standard error, and
+    its peak resident memory (from the kernel's accounting of that child alone)."""
+
+    code: int
+    stderr: str
+    peak_mib: float
+
+
+def run_cli_child(args: list[str], env: dict[str, str], cwd: Path,
+                  timeout_s: float = 300.0) -> ChildRun:
+    """`paperlens-cli ARGS` in a child reaped with wait4, which gives that child's own peak."""
+    import sys
+    import tempfile
+    import time
+
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen([sys.executable, "-m", "engine.cli.main", *args], cwd=cwd,
+                                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                 stderr=err)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                child.kill()
+            time.sleep(0.05)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode("utf-8", "replace")
+    return ChildRun(child.returncode, text, usage.ru_maxrss / 1024)
+
+
+# How the raw lines of the libraries we decode with begin (OpenCV's log, libpng, libjpeg,
+# MuPDF); none may reach the terminal. Our own lines may quote them after our words.
+THIRD_PARTY_LINES = ("[ERROR", "[ WARN", "[WARN", "libpng", "Corrupt JPEG", "Premature end",
+                     "format error", "MuPDF", "error: format", "warning: format", "Traceback",
+                     "Exception ignored")
+
+
+def third_party_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.lstrip().startswith(THIRD_PARTY_LINES)]
