@@ -35,7 +35,12 @@ class ConvertOptions:
     max_side_px: int = DEFAULT_MAX_SIDE_PX
     write_json: bool = True
     output_name: str | None = None
-    """File stem for the outputs; None = the input's stem."""
+    """File stem for the outputs; None = the input's stem. When a file of that name is in the
+    folder already, or another run is writing it, the outputs take the next free name
+    (`<name>-2`, ...) and the result's `outputs` say which (engine/output/writer.py)."""
+    overwrite: bool = False
+    """Replace the files of `output_name` left by an earlier run instead of taking a new name
+    (the CLI's --overwrite; the service, whose job folder is its own)."""
     layout_model: str | None = "yolov8n-doclaynet"
     """Model id of the layout model; None = paragraphs by geometry only."""
     table_format: str = "html"

@@ -42,6 +42,9 @@ class PageState:
     lines: tuple[Line, ...] = ()
     unread: tuple[Box, ...] = ()
     """Detected text lines that no kept line holds (OCR pages; boxes on the page as read)."""
+    text_mask: np.ndarray | None = None
+    """Where the text detector saw text on the page as read (bool, at its scale; OCR pages):
+    engine/ocr/coverage.py finds the text no line holds there."""
     regions: tuple[Region, ...] | None = None
     """Layout regions and what the model stages made of them; None when layout is off."""
     blocks: tuple[Block, ...] = ()
@@ -67,7 +70,8 @@ class PageState:
             return self
         warning = TURN_WARNING.format(self.rotation)
         return replace(self, rotation=0, image=turn_image(self.image, -self.rotation), lines=(),
-                       unread=(), warnings=tuple(w for w in self.warnings if w != warning))
+                       unread=(), text_mask=None,
+                       warnings=tuple(w for w in self.warnings if w != warning))
 
     def crop_bounds(self, box: Box, margin: int = CROP_MARGIN_PX) -> tuple[int, int, int, int]:
         """The pixels `crop` takes for a box: x0, y0, x1, y1 with a small margin, on the page."""

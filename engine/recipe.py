@@ -107,7 +107,9 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
         with open_document(source, options.password) as document:
             numbers = select_pages(options.pages, document.page_count, source.name)
             if options.output_dir is not None:
-                writer = OutputWriter(Path(options.output_dir), stem)
+                # The name is settled here, before any page names an image after it.
+                writer = OutputWriter(Path(options.output_dir), stem, options.overwrite)
+                stem = writer.stem
             on_event(events.DocumentStarted(str(source), len(numbers)))
             pages: list[PageResult] = []
             for index, outcome in enumerate(read(document, numbers, stem)):

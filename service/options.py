@@ -83,6 +83,9 @@ def convert_options(options: JobOptions, settings, stem: str,
         settings, output_dir=output_dir, pages=options.page_numbers(),
         method=parse_method(options.method), dpi=options.dpi,
         write_json="json" in options.formats, output_name=stem,
+        # The job's output folder is the service's own, and its pages' images are already
+        # named after `stem`: a retried assembly replaces what an earlier attempt left.
+        overwrite=True,
         layout_model=parse_layout(options.layout), table_format=options.tables,
         keep_furniture=options.keep_furniture,
         write_content_list="content_list" in options.formats,

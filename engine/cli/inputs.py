@@ -9,13 +9,9 @@ from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
 from engine.errors import InvalidOptions
-from engine.export.formats import EXPORT_SUFFIXES
 from engine.input.suffixes import SUPPORTED_SUFFIXES
 
 PASSWORD_ENV = "PAPERLENS_PASSWORD"
-# Every file a document's name gives (images go to images/<name>-p<n>-..., distinct per name).
-OUTPUT_SUFFIXES = (".md", ".json", "_content_list.json", "_layout.pdf",
-                   *EXPORT_SUFFIXES.values())
 MAX_PASSWORD_FILE_BYTES = 64 * 1024
 
 PasswordPrompt = Callable[[Path], str]
@@ -40,7 +36,10 @@ def output_names(paths: list[Path], output_dir: Path) -> list[str]:
 
     An input keeps its own stem unless an earlier input already holds it: `a.pdf a.png
     a-2.pdf` gives a, a-3, a-2. Names are compared case-insensitively, as on the file systems
-    of Windows and macOS."""
+    of Windows and macOS. A name whose files are in the folder already is the writer's to
+    change (engine/output/writer.py), when the document is written."""
+    from engine.output.writer import OUTPUT_SUFFIXES  # OpenCV with it: only when converting
+
     folder = Path(os.path.abspath(output_dir))
     inputs = {_path_key(p) for p in paths}
     claimed: dict[str, int] = {}

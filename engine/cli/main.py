@@ -76,6 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
                               "pages as they are with invisible text), docx (Word), xlsx (one "
                               "sheet per table); default md,json")
     convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
+    convert.add_argument("--overwrite", action="store_true",
+                         help="replace the files an earlier run left under the same name; "
+                              "without it, a document whose name is taken in OUTDIR is "
+                              "written as <name>-2, <name>-3, ...")
     convert.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                          help="read the pages on a Ray cluster (host:port of its head; without "
                               "it, RAY_ADDRESS or a Ray started here); needs the cluster extra")
@@ -215,9 +219,21 @@ def format_flags(formats: tuple[OutputFormat, ...]) -> dict[str, object]:
 
 def missing_exports(result, options) -> list[str]:
     """The export files asked for that the document did not get."""
+    stem = written_stem(result) or options.output_name
     written = {Path(p).name for p in result.outputs}
-    names = [f"{options.output_name}{EXPORT_SUFFIXES[f]}" for f in options.exports]
+    names = [f"{stem}{EXPORT_SUFFIXES[f]}" for f in options.exports]
     return [name for name in names if name not in written]
+
+
+def written_stem(result) -> str | None:
+    """The name the document's files were written under (the writer takes the next free
+    one when the asked name is taken), or None when nothing was written."""
+    for path in result.outputs:
+        name = Path(path).name
+        for suffix in (".md", "_content_list.json", ".json"):
+            if name.endswith(suffix) and Path(path).parent.name != "images":
+                return name[: -len(suffix)]
+    return None
 
 
 def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
@@ -237,7 +253,7 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
             method=parse_method(args.method), dpi=args.dpi,
             password=given_password(args.password, args.password_file, os.environ),
             keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf,
-            formula_image=args.formula_image, **flags)
+            formula_image=args.formula_image, overwrite=args.overwrite, **flags)
     except PaperlensError as exc:
         print(f"error: {exc.message}", file=err)
         return EXIT_USAGE
@@ -275,6 +291,10 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                 pages += len(result.pages)
                 converted += 1
                 missing = missing_exports(result, options)
+                stem = written_stem(result)
+                if stem is not None and stem != name:
+                    print(f"{path.name}: written as {stem}.* in {args.output} ({name}.* "
+                          "was there already, or another run was writing it)", file=err)
                 if result.status is not Status.OK or missing:
                     partial += 1
                 if result.status is not Status.OK:

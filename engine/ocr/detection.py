@@ -125,8 +125,13 @@ class TextDetector:
         self._params = params
 
     def detect(self, image_rgb: np.ndarray) -> list[TextRegion]:
+        return self.detect_with_map(image_rgb)[0]
+
+    def detect_with_map(self, image_rgb: np.ndarray) -> tuple[list[TextRegion], np.ndarray]:
+        """The text lines and where the model saw text: its probability map over the threshold
+        (bool, at the model's input scale; the page's coverage check reads it)."""
         resized, scale_y, scale_x = resize_to_limits(image_rgb, self._min_side, self._max_side)
         tensor = to_chw_imagenet(resized[:, :, ::-1])[None]  # PP-OCR: ImageNet statistics on BGR
         prob = self._session.run(tensor)[0][0, 0]
         regions = db_postprocess(prob, scale_y, scale_x, image_rgb.shape[:2], self._params)
-        return sort_reading_order(regions)
+        return sort_reading_order(regions), prob > self._params.threshold

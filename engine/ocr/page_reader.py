@@ -31,6 +31,9 @@ class OcrOutcome:
     unread: tuple[Box, ...] = ()
     """Detected text lines the recogniser read as nothing or below MIN_LINE_SCORE (boxes on the
     page as read): never dropped without a trace, the page's coverage check counts them."""
+    text_mask: np.ndarray | None = None
+    """Where the detector saw text on the page as read (its probability map over the threshold,
+    bool, at the detector's scale): the coverage check finds text no line holds there."""
 
 
 class PageReader:
@@ -69,23 +72,24 @@ class PageReader:
             verdict = self.orientation.classify(image, regions)
         return upside_down(share, verdict)
 
-    def _turn(self, image: np.ndarray, rotation: int) -> tuple[np.ndarray, list[TextRegion]]:
+    def _turn(self, image: np.ndarray, rotation: int
+              ) -> tuple[np.ndarray, list[TextRegion], np.ndarray]:
         """The page turned clockwise by `rotation`, and its text detected again there rather
         than turning the boxes: the detector finds upright lines better (turned boxes read
         0.55-0.65 of the upright text on a handwritten letter, detected again 0.97-0.99)."""
         image = turn_image(image, rotation)
-        return image, self.detector.detect(image)
+        return (image, *self.detector.detect_with_map(image))
 
     def read(self, image: np.ndarray) -> OcrOutcome:
-        regions = self.detector.detect(image)
+        regions, text_mask = self.detector.detect_with_map(image)
         if not regions:
-            return OcrOutcome([], 0, np.ascontiguousarray(image))
+            return OcrOutcome([], 0, np.ascontiguousarray(image), text_mask=text_mask)
         rotation = self.quarter_turn(image, regions)
         if rotation:
-            image, regions = self._turn(image, rotation)
+            image, regions, text_mask = self._turn(image, rotation)
         crops = [crop_quad(image, r.quad) for r in regions]
         if self.is_upside_down(image, regions, crops):
-            image, regions = self._turn(image, 180)
+            image, regions, text_mask = self._turn(image, 180)
             rotation = (rotation + 180) % 360
             crops = [crop_quad(image, r.quad) for r in regions]
         texts = self.recognizer.recognize(crops)
@@ -100,4 +104,4 @@ class PageReader:
             lines.append(Line(text=spaced.strip(), box=Box(x0, y0, x1, y1), score=rec.score,
                               font_size=0.0,
                               words=line_words(spaced, steps, region.quad, crop)))
-        return OcrOutcome(lines, rotation, np.ascontiguousarray(image), tuple(unread))
+        return OcrOutcome(lines, rotation, np.ascontiguousarray(image), tuple(unread), text_mask)

@@ -17,7 +17,8 @@ def recognize_text(page: PageState, models) -> PageState:
     if page.text_source is not TextSource.OCR:
         return page
     outcome = models.page_reader().read(page.image)
-    page = replace(page, lines=tuple(outcome.lines), unread=outcome.unread)
+    page = replace(page, lines=tuple(outcome.lines), unread=outcome.unread,
+                   text_mask=outcome.text_mask)
     if outcome.rotation:
         page = page.turned(outcome.rotation, outcome.image)
     return page

@@ -1,7 +1,10 @@
-"""Writing results: images staged as pages finish, everything moved into place only on success."""
+"""Writing results: images staged as pages finish, everything moved into place only on success,
+under a name no other file of the folder holds (nothing of another input, another run or the
+user is ever replaced)."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -15,7 +18,16 @@ import cv2
 import numpy as np
 
 from engine.errors import OutputNotWritable
+from engine.export.formats import EXPORT_SUFFIXES
 from engine.output.staging import STAGING_MARK, remove_stale_staging, write_owner
+
+# Every file a document's name gives (images go to images/<name>-p<n>-..., distinct per name).
+OUTPUT_SUFFIXES = (".md", ".json", "_content_list.json", "_layout.pdf",
+                   *EXPORT_SUFFIXES.values())
+IMAGES_FOLDER = "images"
+# A staging folder's fixed name per stem: making it is the lock on that name (mkdir either
+# makes it or finds it made), for runs of this and of other processes alike.
+STAGING_SUFFIX = "run"
 
 
 def check_writable(folder: Path) -> None:
@@ -44,22 +56,39 @@ class OutputWriter:
     ExportFailed) is not a write failure: it is left out with a message, and the others are
     committed as usual."""
 
-    def __init__(self, folder: Path, stem: str) -> None:
+    def __init__(self, folder: Path, stem: str, overwrite: bool = False) -> None:
         check_writable(folder)
         remove_stale_staging(folder)
         self.folder = folder
-        self.stem = stem
         self._images: list[str] = []
-        try:
-            self._staging = Path(tempfile.mkdtemp(dir=folder, prefix=f".{stem}{STAGING_MARK}"))
-        except OSError as exc:
-            raise self._not_writable(exc) from None
+        self._overwrite = overwrite
+        self.stem, self._staging = self._reserve(stem)
         try:
             write_owner(self._staging)
         except OSError as exc:
             self.abort()
             raise self._not_writable(exc) from None
 
+    def _reserve(self, stem: str) -> tuple[str, Path]:
+        """`stem`, or `stem-2`, `stem-3`, ...: the first name whose staging folder this writer
+        could make and whose files are not in the folder (unless overwriting). The staging
+        folder is made before the files are looked for, and a finished run puts its files in
+        place before it removes its staging folder: of two runs, one finds the other's folder
+        or its files, never neither."""
+        for count in range(1, 10_000):
+            name = stem if count == 1 else f"{stem}-{count}"
+            staging = self.folder / f".{name}{STAGING_MARK}{STAGING_SUFFIX}"
+            try:
+                staging.mkdir()
+            except FileExistsError:
+                continue  # another run is writing this name
+            except OSError as exc:
+                raise self._not_writable(exc) from None
+            if self._overwrite or not name_taken(self.folder, name):
+                return name, staging
+            staging.rmdir()
+        raise OutputNotWritable(f"Every name from {stem} to {stem}-9999 is taken in "
+                                f"{self.folder}.")
     @property
     def staging(self) -> Path:
         return self._staging
@@ -101,19 +130,26 @@ class OutputWriter:
 
         The moves run with Ctrl+C and SIGTERM held back (when called on the main thread), so a
         stop request lands after the last file is in place, never between two of them."""
+        outputs: list[str] = []
         try:
             for name, data in payloads.items():
                 self._write(self._staging / name, data)
-            outputs = []
             with _stop_signals_held():
                 for relative in self._images if move_images else ():
                     target = self.folder / relative
                     target.parent.mkdir(parents=True, exist_ok=True)
-                    os.replace(self._staging / relative, target)
+                    self._place(self._staging / relative, target)
                     outputs.append(str(target))
                 for name in list(staged) + list(payloads):
-                    os.replace(self._staging / name, self.folder / name)
+                    self._place(self._staging / name, self.folder / name)
                     outputs.append(str(self.folder / name))
+        except FileExistsError as exc:
+            for placed in outputs:  # ours, placed a moment ago: the set is whole or absent
+                Path(placed).unlink(missing_ok=True)
+            self.abort()
+            raise OutputNotWritable(f"{Path(exc.filename).name} appeared in {self.folder} "
+                                    "while this document was converted; it was left as it is "
+                                    "and nothing was written.") from None
         except OSError as exc:
             self.abort()
             raise OutputNotWritable(f"Cannot write the results to {self.folder}: "
@@ -123,6 +159,27 @@ class OutputWriter:
 
     def abort(self) -> None:
         shutil.rmtree(self._staging, ignore_errors=True)
+
+    def _place(self, source: Path, target: Path) -> None:
+        """Move a staged file into place; never over a file that is there already (a hard
+        link fails on an existing name), unless overwriting."""
+        if self._overwrite:
+            os.replace(source, target)
+            return
+        try:
+            os.link(source, target)
+        except FileExistsError:
+            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP,
+                                 errno.EMLINK, errno.ENOSYS):
+                raise
+            # A file system without hard links: looked at just before, under our name's lock.
+            if os.path.lexists(target):
+                raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+            os.replace(source, target)
+            return
+        os.unlink(source)
 
     def _not_writable(self, exc: OSError) -> OutputNotWritable:
         return OutputNotWritable(f"Cannot write to the output folder {self.folder}: "
@@ -154,3 +211,17 @@ def _stop_signals_held() -> Iterator[None]:
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
         for number in received:
             signal.raise_signal(number)
+
+
+def name_taken(folder: Path, name: str) -> bool:
+    """Whether a file of `name`'s set is in the folder: its Markdown, JSON, exports, or an
+    image of its pages (compared without case, as the file systems of Windows and macOS do)."""
+    if any(os.path.lexists(folder / f"{name}{suffix}") for suffix in OUTPUT_SUFFIXES):
+        return True
+    prefix = f"{name}-p".casefold()
+    try:
+        with os.scandir(folder / IMAGES_FOLDER) as entries:
+            return any(entry.name.casefold().startswith(prefix) and
+                       entry.name[len(prefix):len(prefix) + 1].isdigit() for entry in entries)
+    except OSError:
+        return False

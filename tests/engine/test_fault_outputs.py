@@ -158,10 +158,10 @@ def test_a_stop_during_the_commit_lands_after_the_last_file(tmp_path, monkeypatc
     def stop(signum, frame):
         raise Stop()
 
-    real_replace = os.replace
+    real_link = os.link
 
-    def replace_then_stop(source, target):  # SIGTERM right after the first file is moved
-        real_replace(source, target)
+    def link_then_stop(source, target):  # SIGTERM right after the first file is placed
+        real_link(source, target)
         if str(target).endswith(".png"):
             signal.raise_signal(signal.SIGTERM)
 
@@ -169,7 +169,7 @@ def test_a_stop_during_the_commit_lands_after_the_last_file(tmp_path, monkeypatc
     try:
         writer = OutputWriter(tmp_path, "doc")
         writer.add_images({"images/doc-p1-figure1.png": np.zeros((4, 4, 3), np.uint8)})
-        monkeypatch.setattr(os, "replace", replace_then_stop)
+        monkeypatch.setattr(os, "link", link_then_stop)
         with pytest.raises(Stop):
             writer.commit({"doc.json": b"{}", "doc.md": b"# Doc\n"})
     finally:
@@ -182,12 +182,12 @@ def test_a_stop_during_the_commit_lands_after_the_last_file(tmp_path, monkeypatc
 
 # -- staging folders of processes that are gone -------------------------------------------------
 
-def start_writer(folder: Path, then: str) -> subprocess.Popen:
+def start_writer(folder: Path, then: str, stem: str = "doc") -> subprocess.Popen:
     """A process that stages one image in `folder`, says so, then `then` (Python code)."""
     code = ("import sys, numpy as np; from pathlib import Path; "
             "from engine.output.writer import OutputWriter; "
-            f"w = OutputWriter(Path({str(folder)!r}), 'doc'); "
-            "w.add_images({'images/doc-p1-figure1.png': np.zeros((8, 8, 3), np.uint8)}); "
+            f"w = OutputWriter(Path({str(folder)!r}), {stem!r}); "
+            f"w.add_images({{'images/{stem}-p1-figure1.png': np.zeros((8, 8, 3), np.uint8)}}); "
             f"print('staged', flush=True); {then}")
     child = subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, stdout=subprocess.PIPE,
                              stdin=subprocess.PIPE, text=True)
@@ -199,7 +199,7 @@ def test_staging_of_a_killed_process_is_removed_by_the_next_writer(tmp_path):
     killed = start_writer(tmp_path, "import os, signal; os.kill(os.getpid(), signal.SIGKILL)")
     killed.wait(timeout=30)
     [left_by_killed] = staging_folders(tmp_path)
-    alive = start_writer(tmp_path, "sys.stdin.read()")
+    alive = start_writer(tmp_path, "sys.stdin.read()", stem="live")
     try:
         [of_alive] = set(staging_folders(tmp_path)) - {left_by_killed}
         OutputWriter(tmp_path, "next").abort()

@@ -147,6 +147,9 @@ class FakeDetector:
         self.shapes.append(image.shape)
         return columns(5) if image.shape[0] > image.shape[1] else lines(5)
 
+    def detect_with_map(self, image):
+        return self.detect(image), np.ones(image.shape[:2], bool)
+
 
 class FakeOrientation:
     def __init__(self, verdict: OrientationVerdict) -> None:

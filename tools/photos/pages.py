@@ -1,0 +1,55 @@
+"""The pages the photo set photographs: an English and a Chinese prose page (a heading and
+paragraphs in one column, on A5 as a book page), drawn with tools/structure's sheets so their
+truth is known, rendered to pixels at a camera's resolution."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pymupdf
+
+from tools.structure import cjk_layouts, layouts
+from tools.structure.cjk_sheet import CjkSheet
+from tools.structure.cjk_text import load_chinese_prose
+from tools.structure.text_source import Prose, load_prose
+
+A5 = (420.0, 595.0)
+MARGIN_PT = 42.0
+RENDER_DPI = 200
+"""A5 at 200 dpi is 1167 x 1653 pixels: the page filling most of a phone photo's frame."""
+PAGES = ("en_prose", "zh_prose")
+LANGUAGES = {"en_prose": "eng", "zh_prose": "chi_sim"}
+"""Tesseract's language for each page."""
+
+
+def _english(sheet: layouts.Sheet, prose: Prose, rng: random.Random) -> None:
+    left, right = MARGIN_PT, A5[0] - MARGIN_PT
+    y = sheet.heading(pymupdf.Rect(left, MARGIN_PT, right, MARGIN_PT + 40), prose.title(rng),
+                      2, 14)
+    sheet.flow([pymupdf.Rect(left, y, right, A5[1] - MARGIN_PT)],
+               [("p", p) for p in prose.sample(rng, 12)], 11)
+
+
+def _chinese(sheet: CjkSheet, prose: Prose, rng: random.Random) -> None:
+    left, right = MARGIN_PT, A5[0] - MARGIN_PT
+    y = sheet.heading(pymupdf.Rect(left, MARGIN_PT, right, MARGIN_PT + 40), prose.title(rng),
+                      2, 14)
+    cjk_layouts.flow(sheet, [pymupdf.Rect(left, y + 4, right, A5[1] - MARGIN_PT)],
+                     [("p", p) for p in prose.sample(rng, 12)], 11, gap=4.0)
+
+
+def draw(name: str, seed: int) -> tuple[bytes, str]:
+    """The page's one-page PDF and its Markdown truth."""
+    if name == "en_prose":
+        return layouts.draw_sheet(layouts.Sheet, _english, load_prose(), seed, A5)
+    if name == "zh_prose":
+        return layouts.draw_sheet(CjkSheet, _chinese, load_chinese_prose(), seed, A5)
+    raise ValueError(f"unknown page {name!r}; known: {', '.join(PAGES)}")
+
+
+def pixels(pdf: bytes, dpi: int = RENDER_DPI) -> np.ndarray:
+    """The PDF's first page as RGB pixels."""
+    with pymupdf.open(stream=pdf) as doc:
+        pix = doc[0].get_pixmap(dpi=dpi, colorspace=pymupdf.csRGB, alpha=False)
+        return np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3).copy()
