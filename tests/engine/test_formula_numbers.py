@@ -59,7 +59,7 @@ def test_a_layout_formula_and_a_loose_group_on_the_same_ink_are_one_region_read_
     assert len(formulas) == 1 and len(recognizer.crops) == 1
     assert formulas[0].box.x0 == 295.0 and formulas[0].box.x1 >= EQUATION.x1
     assert [b.kind for b in page.blocks] == [BlockKind.FORMULA]
-    assert render_markdown_of(page).count("E = m c") == 1
+    assert render_markdown_of(page).count("E=mc^2") == 1
 
 
 def test_boxes_touching_over_blank_paper_share_no_ink():

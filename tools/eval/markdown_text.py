@@ -6,6 +6,8 @@ import html
 import re
 import unicodedata
 
+from engine.formulas.latex_tokens import detokenize, normalized
+
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _CODE_FENCE_LINE = re.compile(r"^\s*(```|~~~).*$", re.MULTILINE)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -121,6 +123,22 @@ def math_spans(markdown: str) -> list[str]:
             spans.append(match.group(match.lastindex or 1).strip())
         remaining = pattern.sub(" ", remaining)
     return [span for span in spans if span]
+
+
+def canonical_math(markdown: str) -> str:
+    """`markdown` with the LaTeX of every math span spelled as the engine's token canon
+    (engine.formulas.latex_tokens), so that text scores compare what a formula says, not how it
+    is spelled (``e^{i\\pi}`` and ``e ^ { i \\pi }`` alike)."""
+    def spelled(match: re.Match) -> str:
+        group = match.lastindex or 1
+        start, end = match.start(group) - match.start(0), match.end(group) - match.start(0)
+        whole, inner = match.group(0), match.group(group)
+        lead, trail = inner[:len(inner) - len(inner.lstrip())], inner[len(inner.rstrip()):]
+        return whole[:start] + lead + detokenize(normalized(inner)) + trail + whole[end:]
+
+    for pattern in (*_DISPLAY_MATH_PATTERNS[:2], *_INLINE_MATH_PATTERNS):
+        markdown = pattern.sub(spelled, markdown)
+    return markdown
 
 
 def first_display_math(markdown: str) -> str | None:

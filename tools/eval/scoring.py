@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from tools.eval.edit_distance import similarity
 from tools.eval.formula import exact_match, formula_similarity
 from tools.eval.markdown_text import (
+    canonical_math,
     first_display_math,
     heading_texts,
     math_spans,
@@ -45,12 +46,13 @@ def text_similarity(pred_md: str, truth: str) -> float:
 
     1.0 when both are empty after stripping, 0.0 when only one is.
     """
-    return similarity(strip_markdown(pred_md), strip_markdown(truth))
+    return similarity(strip_markdown(canonical_math(pred_md)),
+                      strip_markdown(canonical_math(truth)))
 
 
 def text_exact_match(pred_md: str, truth: str) -> float:
     """1.0 when the stripped texts are identical, else 0.0."""
-    return float(strip_markdown(pred_md) == strip_markdown(truth))
+    return float(strip_markdown(canonical_math(pred_md)) == strip_markdown(canonical_math(truth)))
 
 
 def line_f1(pred: str, truth: str) -> float:
@@ -58,7 +60,8 @@ def line_f1(pred: str, truth: str) -> float:
 
     1.0 when neither has a line, 0.0 when only one has.
     """
-    pred_lines, truth_lines = Counter(stripped_lines(pred)), Counter(stripped_lines(truth))
+    pred_lines = Counter(stripped_lines(canonical_math(pred)))
+    truth_lines = Counter(stripped_lines(canonical_math(truth)))
     pred_total, truth_total = sum(pred_lines.values()), sum(truth_lines.values())
     if pred_total == 0 and truth_total == 0:
         return 1.0
