@@ -19,6 +19,7 @@ from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
+from engine.ocr.coverage import check_coverage
 from engine.ocr.handwriting import flag_handwriting
 from engine.ocr.stage import join_leaders, recognize_text, split_at_gutters
 from engine.options import ConvertOptions
@@ -47,6 +48,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
     ("figures", crop_figures),                     # engine/structure
     ("blocks", assemble_blocks),                   # engine/structure: blocks in reading order
+    ("coverage", check_coverage),                  # engine/ocr: text seen but not read, said
 )
 
 
