@@ -109,6 +109,9 @@ class Line:
     """OCR lines: the words of `text` in order, each on the pixels it was read from (the
     detector's box and the recogniser's CTC time steps, engine/ocr/word_boxes.py); empty when
     not known (text-layer lines keep the PDF's own geometry)."""
+    monospaced: bool = False
+    """Text-layer lines: set in a monospaced font (OCR lines: unknown, measured from their words
+    by engine/structure/code.py)."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ class Block:
     image_path: str = ""
     """Figures, unparsed tables, formulas without LaTeX or read with low confidence: the crop,
     relative to the .md file."""
+    language: str = ""
+    """Code: the listing's language where its lines make it clear (python, javascript, c)."""
 
 
 class Status(str, Enum):

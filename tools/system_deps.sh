@@ -44,6 +44,10 @@ if [ "$mode" = test ]; then
   # Noto CJK fonts and the Chinese manual pages (their prose): the generated Chinese pages of
   # tools/structure that tests/engine/test_structure_cjk.py reads.
   required_packages+=(fonts-noto-cjk manpages-zh)
+  # Headless Chromium draws the screenshot set (tools/uishots: `python -m tools.uishots all`);
+  # the tests draw their screenshots with PIL and never need it. Tesseract is measured beside
+  # Paperlens on that set.
+  optional_packages+=(chromium tesseract-ocr)
   if [ -n "$(dpkg-query -W -f='${Status}' libreoffice-writer 2>/dev/null | grep 'ok installed')" ]; then
     optional_packages+=(libreoffice-math)
   else

@@ -81,6 +81,11 @@ def image_coverage(page: pymupdf.Page) -> float:
 SLANT = 0.087
 
 
+# Monospaced fonts whose files do not set the fixed-pitch flag, by name: Courier, TeX's
+# typewriter faces (CMTT, LM Mono, TX TT), the common programming fonts.
+MONOSPACED_FONT = re.compile(r"mono|courier|consol|menlo|cmtt|txtt", re.IGNORECASE)
+
+
 def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
     """Visible text lines of the page in pixel coordinates of an image rendered at `scale`."""
     flags = pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE
@@ -99,15 +104,29 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
             x0, y0, x1, y1 = raw["bbox"]
             main = max(spans, key=lambda s: len(s["text"].strip()))
             bold = bool(main["flags"] & pymupdf.TEXT_FONT_BOLD) or "bold" in main["font"].lower()
+            monospaced = (bool(main["flags"] & pymupdf.TEXT_FONT_MONOSPACED)
+                          or MONOSPACED_FONT.search(main["font"]) is not None)
             dx, dy = raw.get("dir", (1.0, 0.0))
+            if monospaced and dx > 0 and abs(dy) < SLANT:
+                # A listing's indentation written as spaces: the line starts at its first
+                # character, as it does when the indentation is a position.
+                x0 = max(x0, _first_ink(spans[0]))
             # TeX sets double quotes as two single ones; a reader sees one double quote.
             text = text.replace("\u2018\u2018", "\u201c").replace("\u2019\u2019", "\u201d")
             text = compose_spacing_accents(text)
             lines.append(Line(text=" ".join(text.split()), box=Box(x0, y0, x1, y1).scaled(scale),
                               score=1.0, font_size=float(main["size"]) * scale, bold=bold,
                               vertical=abs(dy) > abs(dx),
-                              slanted=min(abs(dx), abs(dy)) > SLANT))
+                              slanted=min(abs(dx), abs(dy)) > SLANT, monospaced=monospaced))
     return lines
+
+
+def _first_ink(span: dict) -> float:
+    """Where a span's first character that is not a space begins (monospaced: whole cells)."""
+    text = span["text"]
+    lead = len(text) - len(text.lstrip(" "))
+    sx0, _, sx1, _ = span["bbox"]
+    return sx0 + lead * (sx1 - sx0) / len(text)
 
 
 # TeX builds accented letters from a spacing accent glyph followed by the letter ("J\u00b4an");

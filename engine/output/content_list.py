@@ -57,6 +57,10 @@ def _entry(block: Block) -> dict[str, Any] | None:
         if block.latex_guard:
             entry["guard"] = block.latex_guard
         return entry
+    if kind is BlockKind.CODE:
+        # MinerU's code item: the listing's lines as shown, and its language when clear.
+        return {"type": "code", "sub_type": "code", "code_body": block.text,
+                "guess_lang": block.language, "code_caption": []}
     if not block.text:
         return None
     entry: dict[str, Any] = {"type": "text", "text": block.text}

@@ -106,8 +106,9 @@ def render_block(block: Block, table_format: str = "html") -> str:
     if kind is BlockKind.FIGURE:
         return f"![figure]({_link_target(block.image_path)})" if block.image_path else ""
     if kind is BlockKind.CODE:
-        code = "\n".join(ln.text for ln in block.lines)
-        return _fence(code) + "\n" + code + "\n" + _fence(code)
+        # The listing as shown (engine/structure/code.py), its language as the info string.
+        code = block.text
+        return _fence(code) + block.language + "\n" + code + "\n" + _fence(code)
     return escape_text(block.text)
 
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from engine.formulas.latex_print import compact
+from engine.structure.code import code_blocks
 from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height, line_height, order_blocks
@@ -324,7 +325,7 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                  for line in stamped]
     vertical = is_vertical_page(lines)
     if regions is None:
-        return furniture + order_blocks(build_blocks(lines), vertical=vertical)
+        return furniture + order_blocks(code_blocks(build_blocks(lines)), vertical=vertical)
     regions = [replace(r, kind=BlockKind.TEXT)
                if r.kind is BlockKind.FIGURE and holds_cjk_text(r, lines) else r
                for r in regions]
@@ -345,4 +346,4 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
         blocks.extend(region_blocks(region, lines))
     blocks.extend(build_blocks(leftover, lines))
     return furniture + footnotes_last(place_captions(label_captions(
-        order_blocks(blocks, vertical=vertical))))
+        order_blocks(code_blocks(blocks), vertical=vertical))))

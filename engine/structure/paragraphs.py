@@ -57,7 +57,8 @@ def build_blocks(lines: list[Line], page_lines: list[Line] | None = None) -> lis
             target.append(line)
     blocks = []
     for group in groups:
-        blocks.extend(_split_list_items(group))
+        for part in _split_list_items(group):
+            blocks.extend(split_short_lines(part, page_lines or lines))
     return [_classify(block_lines, body) for block_lines in blocks]
 
 
@@ -90,6 +91,48 @@ def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
         best = group
         break
     return best
+
+
+# A line break is deliberate when the next line's first word would have fit in the room left
+# on the line (flowing text wraps only when it does not): a chat's sender above the message, a
+# settings page's labels. The room runs to the nearest text to the right on the line's row (less
+# a gap of GUTTER_CHARS), or to the page's rightmost text. A block of OCR lines more than half of
+# whose breaks are deliberate keeps every line apart (a paragraph of prose has one at most,
+# before its last line, where it runs into the next); text-layer lines keep the PDF's own
+# paragraphs.
+HARD_BREAK_SHARE = 0.5
+# Room to spare, in the line's average character widths, beyond the next word and a space.
+HARD_BREAK_SLACK = 1.0
+GUTTER_CHARS = 2.0
+
+
+def split_short_lines(lines: list[Line], page_lines: list[Line]) -> list[list[Line]]:
+    """The lines of a block of short, deliberately broken OCR lines, each a block of its own."""
+    if len(lines) < 2 or not all(ln.words for ln in lines):
+        return [lines]
+    page_right = max(ln.box.x1 for ln in page_lines)
+    hard = sum(_fits_after(line, following, _room_end(line, page_lines, page_right))
+               for line, following in zip(lines, lines[1:]))
+    if hard <= HARD_BREAK_SHARE * (len(lines) - 1):
+        return [lines]
+    return [[line] for line in lines]
+
+
+def _char_width(line: Line) -> float:
+    return line.box.width / max(len(line.text), 1)
+
+
+def _room_end(line: Line, page_lines: list[Line], page_right: float) -> float:
+    beside = [other.box.x0 for other in page_lines if other.box.x0 >= line.box.x1
+              and other.box.y0 < line.box.center_y < other.box.y1]
+    if not beside:
+        return page_right
+    return min(beside) - GUTTER_CHARS * _char_width(line)
+
+
+def _fits_after(line: Line, following: Line, right: float) -> bool:
+    word = following.words[0].box.width
+    return right - line.box.x1 >= word + (1 + HARD_BREAK_SLACK) * _char_width(line)
 
 
 def _split_list_items(group: list[Line]) -> list[list[Line]]:
