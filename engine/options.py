@@ -59,6 +59,9 @@ class ConvertOptions:
     exports: tuple[OutputFormat, ...] = ()
     """Formats made from the finished document besides Markdown and JSON (engine/export):
     pdf (<name>.searchable.pdf), docx, xlsx."""
+    dewarp: bool = True
+    """A photographed page found on its background is straightened and its curl flattened
+    before reading (engine/photo); False reads every picture as given."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:

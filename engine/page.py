@@ -54,6 +54,11 @@ class PageState:
     errors: tuple[PageError, ...] = ()
     handwriting: bool = False
     """Set by engine/ocr/handwriting.py when the page looks mostly handwritten."""
+    page_outline: tuple[float, ...] = ()
+    """A photographed page: its corners in the input picture (x, y clockwise from top-left),
+    which engine/photo warped to the upright rectangle `image` is; empty otherwise."""
+    flattened: bool = False
+    """A photographed page whose curl engine/photo/dewarp.py flattened."""
     timings_s: dict[str, float] = field(default_factory=dict)
 
     def warn(self, message: str) -> "PageState":
@@ -105,7 +110,8 @@ class PageState:
                           text_source=self.text_source, text_source_reason=self.text_source_reason,
                           blocks=self.blocks, rotation=self.rotation, warnings=self.warnings,
                           timings_s=dict(self.timings_s), status=status, errors=self.errors,
-                          handwriting=self.handwriting)
+                          handwriting=self.handwriting, page_outline=self.page_outline,
+                          flattened=self.flattened)
 
 
 @dataclass(frozen=True)

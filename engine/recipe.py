@@ -19,6 +19,7 @@ from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
+from engine.photo.stage import flatten_photo
 from engine.ocr.coverage import check_coverage
 from engine.ocr.handwriting import flag_handwriting
 from engine.ocr.stage import join_leaders, recognize_text, split_at_gutters
@@ -36,6 +37,7 @@ from engine.types import DocumentResult, PageError, PageResult, Status, document
 PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("render", render),                            # engine/input: page -> pixels
     ("text_layer", choose_text_source),            # engine/input: a trustworthy text layer?
+    ("photo", flatten_photo),                      # engine/photo: a photographed page flattened
     ("ocr", recognize_text),                       # engine/ocr: det -> cls -> rec otherwise
     ("handwriting", flag_handwriting),             # engine/ocr: mostly handwritten? say so
     ("layout", detect_layout),                     # engine/layout: regions by kind

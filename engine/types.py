@@ -205,6 +205,12 @@ class PageResult:
     handwriting: bool = False
     """The page looks mostly handwritten (engine/ocr/handwriting.py): its text comes from a
     recogniser trained on print and is likely wrong; a page warning says so."""
+    page_outline: tuple[float, ...] = ()
+    """A photographed page: its four corners in the input picture (x0, y0, ... x3, y3 clockwise
+    from top-left), warped to the upright page of `width` x `height` the boxes refer to;
+    empty when the page was read as given (engine/photo)."""
+    flattened: bool = False
+    """The photographed page's curl was flattened before reading (engine/photo/dewarp.py)."""
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                          help="read the pages on a Ray cluster (host:port of its head; without "
                               "it, RAY_ADDRESS or a Ray started here); needs the cluster extra")
+    convert.add_argument("--no-dewarp", action="store_true",
+                         help="read photographed pages as given: no page outline, perspective "
+                              "or curl correction")
     convert.add_argument("--formula-image", action="store_true",
                          help="read each image input as one formula (default: only images that "
                               "look like one formula are)")
@@ -247,6 +250,8 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
             flags.update(format_flags(parse_formats(args.format)))
         if args.no_json:
             flags["write_json"] = False
+        if args.no_dewarp:
+            flags["dewarp"] = False
         options = options_from_settings(
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,

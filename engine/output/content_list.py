@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.formulas.inline import spans_text
 from engine.output.markdown import FURNITURE
 from engine.types import Block, BlockKind, PageResult
 
@@ -41,7 +42,7 @@ def _entry(block: Block) -> dict[str, Any] | None:
     if kind in FURNITURE:
         return {"type": "discarded", "sub_type": kind.value, "text": block.text}
     if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
-        return {"type": "text", "text": block.text, "text_level": block.level or 1}
+        return {"type": "text", "text": spans_text(block), "text_level": block.level or 1}
     if kind is BlockKind.TABLE:
         return {"type": "table", "img_path": block.image_path, "table_body": block.html,
                 "text": "" if block.html else block.text, "table_caption": [],
@@ -63,7 +64,8 @@ def _entry(block: Block) -> dict[str, Any] | None:
                 "guess_lang": block.language, "code_caption": []}
     if not block.text:
         return None
-    entry: dict[str, Any] = {"type": "text", "text": block.text}
+    # Inline formulas as MinerU writes them: $...$ inside the text.
+    entry: dict[str, Any] = {"type": "text", "text": spans_text(block)}
     if kind is not BlockKind.TEXT:
         entry["sub_type"] = kind.value
     return entry

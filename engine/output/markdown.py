@@ -7,7 +7,7 @@ import re
 from html.parser import HTMLParser
 
 from engine.structure.paragraphs import BULLET_RE, join_lines
-from engine.types import Block, BlockKind, PageResult
+from engine.types import Block, BlockKind, PageResult, Span
 
 FURNITURE = {BlockKind.HEADER, BlockKind.FOOTER}
 _LEADING_SYMBOL = re.compile(r"^(#{1,6}\s|>|[-*+]\s)")
@@ -67,12 +67,29 @@ def _comment(text: str) -> str:
     return "<!-- " + text + " -->"
 
 
+def _prose(block: Block, escape=escape_text) -> str:
+    """A block's text escaped as document text, its inline formulas as `$...$` (a dollar sign
+    of the text itself escaped beside them, so that it cannot open one)."""
+    if not block.spans:
+        return escape(block.text)
+    parts = []
+    for index, span in enumerate(block.spans):
+        if span.latex:
+            parts.append("$" + span.latex + "$")
+        else:
+            parts.append((escape if index == 0 else escape_inline)(span.text).replace("$", "\\$"))
+    return "".join(parts)
+
+
 def render_block(block: Block, table_format: str = "html") -> str:
     kind = block.kind
     if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
         level = max(1, min(6, block.level or (1 if kind is BlockKind.TITLE else 2)))
-        return "#" * level + " " + escape_inline(block.text)
+        return "#" * level + " " + _prose(block, escape_inline)
     if kind is BlockKind.LIST_ITEM:
+        if block.spans:
+            text = _prose(block, escape_inline)
+            return text if BULLET_RE.match(block.text) else "- " + text
         if _is_bullet(block.text):
             return "- " + escape_inline(BULLET_RE.sub("", block.text, count=1))
         text = escape_inline(block.text)
@@ -109,7 +126,7 @@ def render_block(block: Block, table_format: str = "html") -> str:
         # The listing as shown (engine/structure/code.py), its language as the info string.
         code = block.text
         return _fence(code) + block.language + "\n" + code + "\n" + _fence(code)
-    return escape_text(block.text)
+    return _prose(block)
 
 
 def _continues(previous: Block, block: Block) -> bool:
@@ -132,8 +149,11 @@ def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_form
                 continue
             if blocks and _continues(blocks[-1], block):
                 merged = join_lines([blocks[-1].text, block.text])
+                spans = ((blocks[-1].spans or (Span(blocks[-1].text),)) + (Span(" "),)
+                         + (block.spans or (Span(block.text),))
+                         if blocks[-1].spans or block.spans else ())
                 blocks[-1] = Block(BlockKind.TEXT, blocks[-1].box, blocks[-1].lines + block.lines,
-                                   merged, min(blocks[-1].score, block.score))
+                                   merged, min(blocks[-1].score, block.score), spans=spans)
                 continue
             blocks.append(block)
     parts = [text for b in blocks if (text := render_block(b, table_format).strip())]

@@ -1,0 +1,106 @@
+"""The inline-math page stage: formulas inside running text become spans of their blocks.
+
+Born-digital pages only, for now: the text layer's glyphs say where math is and what it says
+(engine/input/inline_math.py). A page whose fonts hold no math font is left as it was, byte for
+byte, and pays for nothing but the font list."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pymupdf
+
+from engine.formulas.latex_print import compact
+from engine.input.inline_math import MathRun, has_math_fonts, page_math_runs
+from engine.input.text_layer import compose_spacing_accents
+from engine.page import PageState
+from engine.types import Block, BlockKind, Box, Span, TextSource
+
+# Blocks whose text is running text; tables, formulas, figures and code keep theirs.
+PROSE_KINDS = frozenset([BlockKind.TEXT, BlockKind.LIST_ITEM, BlockKind.CAPTION,
+                         BlockKind.FOOTNOTE, BlockKind.TITLE, BlockKind.SECTION_HEADER])
+
+
+def find_inline_math(page: PageState, models) -> PageState:
+    if (not page.options.inline_math or page.text_source is not TextSource.TEXT_LAYER
+            or not page.blocks):
+        return page
+    pdf_page = page.document.pdf_page(page.page_number)
+    if pdf_page is None or not has_math_fonts(pdf_page.get_fonts()):
+        return page
+    raw = pdf_page.get_text("rawdict", flags=pymupdf.TEXT_PRESERVE_LIGATURES
+                            | pymupdf.TEXT_PRESERVE_WHITESPACE)
+    runs = page_math_runs(raw)
+    if not runs:
+        return page
+    blocks = join_split_formulas(list(page.blocks), runs, page.scale)
+    return replace(page, blocks=tuple(with_inline_math(block, blocks, runs, page.scale)
+                                      for block in blocks))
+
+
+def _holding(blocks: list[Block], box: Box) -> int | None:
+    """The block a glyph or a run lies in: the smallest whose box holds its centre (blocks'
+    boxes overlap where a paragraph's last line runs beside the next one's first)."""
+    cx, cy = (box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2
+    holding = [(b.box.area, i) for i, b in enumerate(blocks)
+               if b.box.x0 <= cx <= b.box.x1 and b.box.y0 <= cy <= b.box.y1]
+    return min(holding)[1] if holding else None
+
+
+def join_split_formulas(blocks: list[Block], runs: list[MathRun], scale: float) -> list[Block]:
+    """Two prose blocks side by side that one formula runs across are one block: the text
+    layer broke the line where a sum's limit left the baseline, and the pieces were read as
+    two paragraphs."""
+    for run in runs:
+        held = {_holding(blocks, g.box.scaled(scale)) for g in run.glyphs}
+        held.discard(None)
+        if len(held) != 2:
+            continue
+        first, second = sorted(held)
+        a, b = blocks[first], blocks[second]
+        if (second != first + 1 or a.kind not in PROSE_KINDS or b.kind not in PROSE_KINDS
+                or min(a.box.y1, b.box.y1) - max(a.box.y0, b.box.y0)
+                < 0.5 * min(a.box.y1 - a.box.y0, b.box.y1 - b.box.y0)):
+            continue
+        box = Box(min(a.box.x0, b.box.x0), min(a.box.y0, b.box.y0), max(a.box.x1, b.box.x1),
+                  max(a.box.y1, b.box.y1))
+        blocks[first:second + 1] = [replace(a, box=box, lines=a.lines + b.lines,
+                                            text=a.text.rstrip() + " " + b.text.lstrip())]
+    return blocks
+
+
+def with_inline_math(block: Block, blocks: list[Block], runs: list[MathRun],
+                     scale: float) -> Block:
+    """The block with the math runs lying in it as formula spans, each found in the block's
+    text in reading order; a run whose characters the text does not hold stays text."""
+    if block.kind not in PROSE_KINDS or not block.text:
+        return block
+    inside = [(run, run.box.scaled(scale)) for run in runs
+              if blocks[_holding(blocks, run.box.scaled(scale)) or 0] is block
+              and _holding(blocks, run.box.scaled(scale)) is not None]
+    if not inside:
+        return block
+    text, spans, cursor = block.text, [], 0
+    for run, box in inside:  # the text layer's order, the order of the block's text
+        # Matched as the text layer's lines spell it: TeX's spacing accents composed (u-hat).
+        chars = [c for c in compose_spacing_accents(run.text) if not c.isspace()]
+        match = re.compile(r"\s*".join(re.escape(c) for c in chars)).search(text, cursor)
+        if match is None:
+            continue
+        if match.start() > cursor:
+            spans.append(Span(text[cursor:match.start()]))
+        spans.append(Span(match.group(0), latex=compact(run.latex), box=box))
+        cursor = match.end()
+    if not any(span.latex for span in spans):
+        return block
+    if cursor < len(text):
+        spans.append(Span(text[cursor:]))
+    return replace(block, spans=tuple(spans))
+
+
+def spans_text(block: Block, math: str = "${}$") -> str:
+    """The block's text with each inline formula written as `math` of its LaTeX (``$x^2$``)."""
+    if not block.spans:
+        return block.text
+    return "".join(math.format(span.latex) if span.latex else span.text for span in block.spans)

@@ -1,0 +1,128 @@
+"""Inline formulas in born-digital pages: found from the text layer's glyphs, written `$...$`.
+
+The pages are drawn at test time with PyMuPDF's base-14 fonts: text in Times, variables in
+Times-Italic, symbols from the Symbol font (a math font to the rules), scripts smaller and off
+the baseline, as TeX sets them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from engine.formulas.inline import spans_text, with_inline_math
+from engine.input.inline_math import Glyph, math_runs, page_math_runs
+from engine.options import ConvertOptions
+from engine.types import Block, BlockKind, Box, Span
+
+SIZE = 11.0
+
+
+FONTS = {name: pymupdf.Font(name) for name in ("tiro", "tiit", "symbol")}
+
+
+class Writer:
+    """Writes one line of mixed text and math on a PDF page, left to right."""
+
+    def __init__(self, page: pymupdf.Page, x: float, y: float) -> None:
+        self.page, self.x, self.y = page, x, y
+
+    def put(self, text: str, font: str = "tiro", size: float = SIZE,
+            rise: float = 0.0) -> "Writer":
+        writer = pymupdf.TextWriter(self.page.rect)
+        writer.append((self.x, self.y - rise), text, font=FONTS[font], fontsize=size)
+        writer.write_text(self.page)
+        self.x += FONTS[font].text_length(text, fontsize=size)
+        return self
+
+
+def _math_page(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    line = Writer(page, 72, 100)
+    line.put("We know that ").put("x", "tiit").put("i", "tiit", 8, -2.5)
+    line.put(" ").put("\u2208", "symbol").put(" ").put("R", "tiit").put(" for every ")
+    line.put("i", "tiit").put(" and that the sum holds.")
+    line = Writer(page, 72, 116)
+    line.put("Hence ").put("\u03bb", "symbol").put("g", "tiit", 8, -2.5).put(" = ", "tiro")
+    line.put("y", "tiit").put("2", "tiro", 8, 4).put(" + 1, as the reader expects.")
+    line = Writer(page, 72, 132)
+    line.put("A footnote mark on a word").put("3", "tiro", 8, 4).put(" stays text, and so does")
+    line.put(" this sentence of plain words.")
+    doc.save(path)
+    return path
+
+
+def _text(words: str, x: float = 0.0) -> list[Glyph]:
+    """Body text around a formula, so that the line's type size is the text's."""
+    return [Glyph(c, Box(x + 5 * i, 0, x + 5 * i + 5, 10), 11, 100, "Times-Roman", False)
+            for i, c in enumerate(words)]
+
+
+def test_glyph_geometry_makes_scripts():
+    glyphs = _text("so ") + [Glyph("x", Box(15, 0, 20, 10), 11, 100, "Times-Italic", True),
+              Glyph("i", Box(5, 3, 8, 12), 8, 102.5, "Times-Italic", True),
+              Glyph("2", Box(8, -3, 11, 6), 8, 96, "Times-Roman", False)] + _text(" grows", 30)
+    runs = math_runs(glyphs)
+    assert [r.latex for r in runs] == ["x_{i}^{2}"]
+
+
+def test_a_script_of_a_script_nests():
+    # lambda_{g'}: the prime smaller than the subscript and raised from its baseline
+    glyphs = [Glyph(c, Box(5 * i, 0, 5 * i + 5, 10), 12, 100, "Palladio", False)
+              for i, c in enumerate("then ")]
+    glyphs += [Glyph("\u03bb", Box(30, 0, 36, 10), 12, 100, "PazoMath-Italic", True),
+               Glyph("g", Box(36, 3, 40, 12), 9, 102.6, "URWPalladioL-Ital", True),
+               Glyph("\u2032", Box(40, 0, 42, 5), 7.3, 100.0, "CMSY10", False)]
+    assert [run.latex for run in math_runs(glyphs)] == ["\\lambda _{g^{\\prime}}"]
+
+
+def test_inline_formulas_on_a_generated_page(tmp_path):
+    raw = pymupdf.open(_math_page(tmp_path / "math.pdf"))[0].get_text(
+        "rawdict", flags=pymupdf.TEXT_PRESERVE_LIGATURES | pymupdf.TEXT_PRESERVE_WHITESPACE)
+    latex = [run.latex for run in page_math_runs(raw)]
+    assert latex == ["x_{i}\\in R", "i", "\\lambda _{g}=y^{2}+1"]
+
+
+def test_a_block_gets_formula_spans_found_in_its_text():
+    from engine.input.inline_math import MathRun
+    run = MathRun([Glyph("x", Box(10, 10, 15, 20), 11, 20, "Times-Italic", True),
+                   Glyph("2", Box(15, 6, 18, 14), 8, 16, "Times-Roman", False)], "x^{2}")
+    block = Block(BlockKind.TEXT, Box(0, 0, 100, 30), text="so x2 grows")
+    spanned = with_inline_math(block, [block], [run], 1.0)
+    assert spanned.spans == (Span("so "), Span("x2", latex="x^2", box=Box(10, 6, 18, 20)),
+                             Span(" grows"))
+    assert spans_text(spanned) == "so $x^2$ grows"
+    assert spanned.text == "so x2 grows"  # search and the searchable PDF keep the characters
+
+
+@pytest.mark.model
+def test_a_converted_page_writes_inline_math_and_a_plain_page_is_as_before(tmp_path, engine):
+    source = _math_page(tmp_path / "math.pdf")
+    on = engine.convert(str(source), ConvertOptions(output_dir=str(tmp_path / "on")))
+    off = engine.convert(str(source), ConvertOptions(output_dir=str(tmp_path / "off"),
+                                                              inline_math=False))
+    markdown = (tmp_path / "on" / "math.md").read_text()
+    assert "$x_i\\in R$" in markdown and "$\\lambda_g=y^2+1$" in markdown
+    assert "word3 stays text" in markdown  # a footnote mark is not math
+    assert "$" not in (tmp_path / "off" / "math.md").read_text()
+    content = json.loads((tmp_path / "on" / "math_content_list.json").read_text())
+    assert any("$x_i\\in R$" in entry.get("text", "") for entry in content)
+    data = json.loads((tmp_path / "on" / "math.json").read_text())
+    spans = [s for b in data["pages"][0]["blocks"] for s in b["spans"] if s["latex"]]
+    assert {s["latex"] for s in spans} >= {"x_i\\in R", "\\lambda_g=y^2+1"}
+    assert on.pages[0].blocks and off.pages[0].blocks
+
+    # A page in fonts with no math font is read exactly as before, whatever the switch says.
+    plain = tmp_path / "plain.pdf"
+    doc = pymupdf.open()
+    Writer(doc.new_page(), 72, 100).put("Plain words in Times, x and y in italic: ").put(
+        "x", "tiit").put(" and ").put("y", "tiit").put(".")
+    doc.save(plain)
+    engine.convert(str(plain), ConvertOptions(output_dir=str(tmp_path / "p_on")))
+    engine.convert(str(plain), ConvertOptions(output_dir=str(tmp_path / "p_off"),
+                                                       inline_math=False))
+    assert (tmp_path / "p_on" / "plain.md").read_bytes() == (
+        tmp_path / "p_off" / "plain.md").read_bytes()

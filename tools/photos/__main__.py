@@ -1,0 +1,41 @@
+"""The photo set: pages photographed in software, with their truth, read by Paperlens and by
+Tesseract.
+
+    python -m tools.photos [--seed 1] [--folder build/photos] [--results docs/results/photos.json]
+
+generates the set (tools/photos/generate.py), measures it (tools/photos/measure.py) and rewrites
+the README's photo table (tools/readme_tables.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from tools.photos.generate import generate
+from tools.photos.measure import measure
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.photos")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--folder", type=Path, default=REPO_ROOT / "build" / "photos")
+    parser.add_argument("--results", type=Path,
+                        default=REPO_ROOT / "docs" / "results" / "photos.json")
+    parser.add_argument("--no-tesseract", action="store_true")
+    args = parser.parse_args(argv)
+    folder = args.folder / f"seed-{args.seed}"
+    generate(folder, args.seed)
+    results = measure(folder, tesseract_too=not args.no_tesseract)
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+    from tools import readme_tables
+
+    return readme_tables.main([])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""`python -m tools.photos`' measurement: every photo of a generated set read by Paperlens (the
+photo steps on, and off) and by Tesseract (default page segmentation), scored by
+tools/eval/scoring.py's order-sensitive text similarity against the page's truth; Paperlens'
+page status (ok, partial) and warnings recorded beside its score."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from tools.eval.scoring import text_similarity
+
+
+def tesseract(image: Path, language: str) -> str | None:
+    """Tesseract's text, or None when it or the language's model is not installed."""
+    if shutil.which("tesseract") is None:
+        return None
+    done = subprocess.run(["tesseract", str(image), "-", "-l", language], capture_output=True,
+                          text=True, timeout=300)
+    return done.stdout if done.returncode == 0 else None
+
+
+def paperlens_variants() -> dict[str, object]:
+    """Paperlens as shipped, and with the photo steps off (what they change)."""
+    from engine.options import ConvertOptions
+
+    return {"paperlens": ConvertOptions(), "paperlens_steps_off": ConvertOptions(dewarp=False)}
+
+
+def measure(folder: Path, tesseract_too: bool = True) -> dict:
+    from engine.api import Engine
+    from settings import SettingsStore
+
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    engine = Engine(SettingsStore().load())
+    variants = paperlens_variants()
+    rows = []
+    for photo in manifest["photos"]:
+        truth = (folder / photo["truth"]).read_text(encoding="utf-8")
+        image = folder / photo["image"]
+        base = {"id": photo["id"], "page": photo["page"], "effect": photo["effect"],
+                "strength": photo["strength"]}
+        for tool, options in variants.items():
+            start = time.perf_counter()
+            result = engine.convert(image, options)
+            seconds = time.perf_counter() - start
+            page = result.pages[0]
+            rows.append(base | {"tool": tool,
+                                "similarity": round(text_similarity(result.markdown, truth), 4),
+                                "status": page.status.value, "warnings": list(page.warnings),
+                                "seconds": round(seconds, 2)})
+        text = tesseract(image, photo["language"]) if tesseract_too else None
+        if text is not None:
+            rows.append(base | {"tool": "tesseract",
+                                "similarity": round(text_similarity(text, truth), 4)})
+    groups: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        groups[f"{row['page']}/{row['effect']}/{row['tool']}"].append(row["similarity"])
+    summary = {key: {"photos": len(found), "similarity": round(statistics.fmean(found), 4),
+                     "min_similarity": round(min(found), 4)}
+               for key, found in sorted(groups.items())}
+    return {"set": {"seed": manifest["seed"], "photos": len(manifest["photos"])},
+            "summary": summary, "photos": rows}

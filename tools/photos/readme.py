@@ -1,0 +1,42 @@
+"""The README's photo table, from docs/results/photos.json (`python -m tools.photos`): each
+effect's order-sensitive text similarity per page, Paperlens with its photo steps on and off,
+beside Tesseract; a Paperlens page marked partial says so."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from tools.gfm import gfm_table
+
+TOOLS = (("paperlens", "Paperlens"), ("paperlens_steps_off", "steps off"),
+         ("tesseract", "Tesseract"))
+PAGE_TITLES = {"en_prose": "English", "zh_prose": "Chinese"}
+
+
+def _shot(row: Mapping) -> str:
+    return row["effect"] if row["effect"] in ("flat", "turn") else \
+        f"{row['effect']} {row['strength']}"
+
+
+def readme_markdown(results: Mapping) -> str:
+    cells: dict[tuple[str, str, str], str] = {}
+    shots: list[str] = []
+    pages: list[str] = []
+    for row in results["photos"]:
+        shot = _shot(row)
+        if shot not in shots:
+            shots.append(shot)
+        if row["page"] not in pages:
+            pages.append(row["page"])
+        text = f"{row['similarity']:.3f}"
+        if row.get("status") == "partial":
+            text += " (partial)"
+        cells[(shot, row["page"], row["tool"])] = text
+    headers = ["photo"] + [f"{PAGE_TITLES.get(page, page)}: {title}"
+                           for page in pages for _, title in TOOLS]
+    rows = [[shot] + [cells.get((shot, page, tool), "-") for page in pages for tool, _ in TOOLS]
+            for shot in shots]
+    meta = results["set"]
+    return (f"{gfm_table(headers, rows)}\n\nOrder-sensitive text similarity of each photo "
+            f"(seed {meta['seed']}, {meta['photos']} photos); \"partial\": the page said that "
+            "it could not read part of its text.\n")
