@@ -139,6 +139,19 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Span:
+    """A piece of a block's text in reading order: plain text, or an inline formula (`latex`
+    set; `text` is then the characters the page shows for it, which search and the searchable
+    PDF keep)."""
+
+    text: str
+    latex: str = ""
+    box: Box | None = None
+    score: float = 1.0
+    """Inline formulas: how sure the reading is (1.0 from a text layer's glyphs)."""
+
+
+@dataclass(frozen=True)
 class Block:
     kind: BlockKind
     box: Box
@@ -162,6 +175,9 @@ class Block:
     relative to the .md file."""
     language: str = ""
     """Code: the listing's language where its lines make it clear (python, javascript, c)."""
+    spans: tuple[Span, ...] = ()
+    """The text as spans when it holds inline formulas (engine/formulas/inline.py); empty:
+    `text` is plain text throughout."""
 
 
 class Status(str, Enum):
