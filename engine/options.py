@@ -115,8 +115,10 @@ def parse_page_ranges(spec: str) -> tuple[int, ...]:
                 lo = hi = int(part)
         except ValueError:
             raise InvalidOptions(f"Page range {spec!r} is not valid; write it like 1-3,7.") from None
-        if lo < 1 or hi < lo:
+        if lo < 1:
             raise InvalidOptions(f"Page range {part!r} is not valid; pages start at 1.")
+        if hi < lo:
+            raise InvalidOptions(f"Page range {part!r} runs backwards; write it as {hi}-{lo}.")
         for p in range(lo, hi + 1):
             if p not in seen:
                 seen.add(p)

@@ -108,7 +108,7 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
     writer: OutputWriter | None = None
     overlay = LayoutOverlay() if options.write_layout_overlay else None
     try:
-        with open_document(source, options.password) as document:
+        with open_document(source, options.password, check_cancel) as document:
             numbers = select_pages(options.pages, document.page_count, source.name)
             if options.output_dir is not None:
                 # The name is settled here, before any page names an image after it.
@@ -142,6 +142,7 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
                 check_cancel()
                 exported = export_document(result, options.exports, stem, ExportContext(
                     options.password, writer.staging, options.table_format))
+                check_cancel()  # a stop asked for while exporting: nothing is written
                 for problem in exported.problems:  # that format alone is left out
                     on_event(events.Warning(str(source), problem))
                 result = replace(result, warnings=result.warnings + exported.problems)

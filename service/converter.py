@@ -94,7 +94,7 @@ class LocalPageConverter:
         if self._open is not None and self._open[0] == source:
             return self._open[1]
         self.close()
-        document = open_document(source)
+        document = open_document(source, bounded=False)  # probed when it was uploaded
         self._open = (source, document)
         return document
 

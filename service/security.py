@@ -56,9 +56,11 @@ def check_exposure(host: str, token: str | None) -> None:
 
 
 def token_matches(expected: str, header: str | None) -> bool:
-    if not header or not header.startswith("Bearer "):
+    """`Bearer <token>`, the scheme in any case (RFC 7235: schemes are case-insensitive)."""
+    scheme, _space, token = (header or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
         return False
-    return hmac.compare_digest(header[len("Bearer "):].strip().encode(), expected.encode())
+    return hmac.compare_digest(token.strip().encode(), expected.encode())
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ the workers started, then uvicorn until SIGINT or SIGTERM."""
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
 import uvicorn
@@ -13,7 +14,7 @@ from service.app import Service, create_app
 from service.config import ServiceConfig
 from service.database import Database
 from service.jobs import JobStore, Recovery
-from service.storage import DataFolder
+from service.storage import DataFolder, private_files
 from service.supervisor import Supervisor
 
 log = logging.getLogger("paperlens.service")
@@ -32,7 +33,9 @@ def serve(config: ServiceConfig, log_level: str = "info") -> int:
     for warning in settings.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     folder = DataFolder(config.data_dir)
+    private_files()
     folder.root.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder.root, 0o700)  # also a folder an older version made readable to all
     lock = FileLock(str(folder.lock))
     try:
         lock.acquire(timeout=0)

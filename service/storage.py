@@ -16,9 +16,13 @@ import shutil
 import unicodedata
 from pathlib import Path
 
+from engine.names import CONTROL_CHARACTERS
+
 # File names are kept (the outputs are named after them) but never trusted as paths.
 MAX_NAME_CHARS = 120
-_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
+# Control characters (engine/names.py, the same set the CLI escapes on the terminal) and the
+# characters a path on any system reads as something else.
+_UNSAFE = re.compile(f"[{CONTROL_CHARACTERS}/\\\\:*?\"<>|]")
 
 
 class DataFolder:
@@ -86,6 +90,12 @@ class DataFolder:
 
     def free_bytes(self) -> int:
         return shutil.disk_usage(self.root).free
+
+
+def private_files() -> None:
+    """Everything this process and its workers make is theirs alone: folders 0700, files 0600
+    (uploaded documents and their results are nobody else's to read on this computer)."""
+    os.umask(0o077)
 
 
 def safe_name(raw: str | None, fallback: str = "upload") -> str:

@@ -14,6 +14,8 @@ from typing import BinaryIO
 from engine.cli.inputs import output_names
 from engine.errors import PaperlensError
 from engine.input.document import open_document
+from engine.input.kinds import identify
+from engine.input.probe import Identity, probe_document
 from engine.recipe import select_pages
 from service.config import ServiceConfig
 from service.errors import ServiceError, from_engine
@@ -125,11 +127,12 @@ class Intake:
             if item.path.stat().st_size == 0:
                 raise ServiceError(422, "empty_file", f"{item.name} is empty (0 bytes).")
             try:
-                with open_document(item.path) as document:
-                    numbers = select_pages(options.page_numbers(), document.page_count,
-                                           item.name)
-                    documents.append(NewDocument(item.name, stem, document.kind.value,
-                                                 document.page_count, tuple(numbers)))
+                # Counted by MuPDF in a bounded child, never in this HTTP process: a file built
+                # to make MuPDF lay it out for ever costs that child, not /health.
+                found = identified(item.path)
+                numbers = select_pages(options.page_numbers(), found.page_count, item.name)
+                documents.append(NewDocument(item.name, stem, found.kind, found.page_count,
+                                             tuple(numbers)))
             except PaperlensError as exc:
                 raise from_engine(exc) from None
             pages += len(numbers)
@@ -161,3 +164,12 @@ class Intake:
         if used + declared > self.config.quota_bytes:
             raise ServiceError(507, "disk_quota", str(QuotaExceeded(used, declared,
                                                                     self.config.quota_bytes)))
+
+
+def identified(path: Path) -> Identity:
+    """Kind and page count: a paged input's from the bounded child, an image's from its
+    headers (read here: they are capped before anything is decoded)."""
+    if identify(path).is_paged:
+        return probe_document(path)
+    with open_document(path) as document:
+        return Identity(document.kind.value, document.page_count)

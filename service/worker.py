@@ -166,8 +166,12 @@ def assemble(folder: DataFolder, queue: WorkQueue, settings, work: AssemblyWork)
         return
     outputs = [Path(path).relative_to(output).as_posix() for path in result.outputs]
     size = sum((output / name).stat().st_size for name in outputs)
-    queue.finish_document(work.job_id, work.doc, "done", result.status.value, None,
-                          outputs, size)
+    # An export asked for and not made (no table for a workbook) leaves the document partial,
+    # with the reason where the job is read, as the CLI says it on the terminal with exit 3.
+    left_out = [line for line in result.warnings if " not written: " in line]
+    status = "partial" if left_out and result.status.value == "ok" else result.status.value
+    queue.finish_document(work.job_id, work.doc, "done", status,
+                          "; ".join(left_out) or None, outputs, size)
     removed = tree_bytes(pages_dir)
     shutil.rmtree(pages_dir, ignore_errors=True)
     with queue.db.write() as db:

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import TextIO
 
 from engine import errors, events
 from engine.cli.inputs import (PASSWORD_ENV, PasswordPrompt, expand_inputs, given_password,
                                output_names, terminal_prompt)
 from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
 from engine.cli.device import add_device_parser, run_device
+from engine.cli.stopping import StopRequests, Stopped, mupdf_quiet
+from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
 from engine.export.formats import EXPORT_FORMATS, EXPORT_SUFFIXES, OutputFormat, parse_formats
 from engine.types import Status
@@ -152,32 +152,6 @@ def describe_page_error(error) -> str:
     return f"{line} (an internal error in Paperlens, not a fault of the document; please report it)"
 
 
-class Stopped(KeyboardInterrupt):
-    """SIGTERM, taken the same way as Ctrl+C: the document in progress is abandoned and its
-    staging removed."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-@contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Inside, SIGTERM (a service stopping, `kill`, a closed terminal session) raises Stopped."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum, frame) -> None:
-        raise Stopped(signum)
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
-
-
 def convert_one(engine, path: Path, options, progress: "PageProgress", cancel: threading.Event,
                 ask: PasswordPrompt | None):
     """The document's result and the options to go on with: a password asked for on the
@@ -196,20 +170,6 @@ def convert_one(engine, path: Path, options, progress: "PageProgress", cancel: t
             if not password:
                 raise
             options = replace(options, password=password)
-
-
-@contextmanager
-def mupdf_quiet() -> Iterator[None]:
-    """Every failure reaches the person as a typed line; MuPDF's own messages would be raw
-    library text on the terminal besides."""
-    import pymupdf
-
-    previous = pymupdf.TOOLS.mupdf_display_errors()
-    pymupdf.TOOLS.mupdf_display_errors(False)
-    try:
-        yield
-    finally:
-        pymupdf.TOOLS.mupdf_display_errors(previous)
 
 
 def format_flags(formats: tuple[OutputFormat, ...]) -> dict[str, object]:
@@ -240,6 +200,16 @@ def written_stem(result) -> str | None:
 
 
 def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
+    """`convert`, with Ctrl+C and SIGTERM taken cooperatively from its first line to its last:
+    a stop asked for at any moment is exit 130 (143), with nothing of the document in progress
+    written or all of it."""
+    stop = StopRequests(threading.Event())
+    with stop.installed():
+        code = convert_inputs(args, settings, err, stop)
+    return stop.exit_code if stop.signum is not None else code
+
+
+def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRequests) -> int:
     from engine.api import Engine  # heavy imports only for the command that needs them
 
     try:
@@ -280,19 +250,23 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
         except PaperlensError as exc:
             print(f"error: {exc.message}", file=err)
             return EXIT_FAILED
-    cancel = threading.Event()
+    cancel = stop.cancel
     ask = terminal_prompt(err) if args.ray is None else None
     failed = partial = 0
     pages = 0
     start = time.perf_counter()
     converted = 0
-    with sigterm_as_interrupt(), mupdf_quiet():
+    with mupdf_quiet():
         for path, name in zip(paths, output_names(paths, Path(args.output))):
             progress = PageProgress(err)
             try:
                 result, options = convert_one(engine, path, replace(options, output_name=name),
                                               progress, cancel, ask)
                 progress.finish()
+                if stop.signum is not None:
+                    print(f"cancelled; {path.name} was written whole, nothing more was "
+                          "written.", file=err)
+                    return stop.exit_code
                 pages += len(result.pages)
                 converted += 1
                 missing = missing_exports(result, options)
@@ -300,6 +274,11 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                 if stem is not None and stem != name:
                     print(f"{path.name}: written as {stem}.* in {args.output} ({name}.* "
                           "was there already, or another run was writing it)", file=err)
+                if missing and not result.outputs:
+                    print(f"error: {path}: nothing was written; {', '.join(missing)} could not "
+                          "be made (the warning above says why)", file=err)
+                    failed += 1
+                    continue
                 if result.status is not Status.OK or missing:
                     partial += 1
                 if result.status is not Status.OK:
@@ -308,7 +287,7 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                           "fully read; the output says which and why", file=err)
                 if missing:
                     print(f"{path.name}: {', '.join(missing)} not written (the warning above "
-                          "says why); the other outputs were", file=err)
+                          "says why); the other outputs were written", file=err)
             except KeyboardInterrupt as exc:
                 cancel.set()
                 progress.finish()
@@ -316,6 +295,9 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
                 return 128 + exc.signum if isinstance(exc, Stopped) else EXIT_INTERRUPTED
             except Cancelled as exc:
                 progress.finish()
+                if stop.signum is not None:
+                    print("cancelled; nothing more was written.", file=err)
+                    return stop.exit_code
                 print(f"{path.name}: {exc.message}", file=err)
                 failed += 1
             except PaperlensError as exc:
@@ -338,6 +320,16 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command's exit code; a Ctrl+C before `convert` takes it cooperatively (while the
+    engine is being imported, say) is exit 130 and a line, never a traceback."""
+    try:
+        return run_command(argv)
+    except KeyboardInterrupt as exc:
+        print("cancelled; nothing more was written.", file=sys.stderr)
+        return 128 + exc.signum if isinstance(exc, Stopped) else EXIT_INTERRUPTED
+
+
+def run_command(argv: list[str] | None) -> int:
     from settings import SettingsError, SettingsStore
 
     parser = build_parser()
@@ -350,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     for warning in settings.warnings:  # a corrupt file set aside, a value of the wrong type
         print(f"warning: {warning}", file=sys.stderr)
     if args.command == "convert":
-        return run_convert(args, settings, sys.stderr)
+        return run_convert(args, settings, ShownStream(sys.stderr))
     if args.command == "models":
         return run_models(args, settings)
     if args.command == "device":

@@ -2,108 +2,21 @@
 
 from __future__ import annotations
 
-import zipfile
 from dataclasses import dataclass, replace
-from enum import Enum
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
 import pymupdf
 
 from engine.imaging import composite_on_white
-from engine.errors import CorruptDocument, PasswordRequired, UnsupportedInput, WrongPassword
+from engine.errors import CorruptDocument
 from engine.input.damage import damage_heard, decoder_messages, quiet_libraries, start_listening
-from engine.input.limits import check_archive, check_image_file, check_page_images
-from engine.input.suffixes import IMAGE_SUFFIXES
-
-SNIFF_BYTES = 4096
-# The EPUB "mimetype" member is one short line; no more of it is ever read.
-MIMETYPE_BYTES = 64
-
-
-class InputKind(str, Enum):
-    PDF = "pdf"
-    XPS = "xps"
-    EPUB = "epub"
-    CBZ = "cbz"
-    PNG = "png"
-    JPEG = "jpeg"
-    TIFF = "tiff"
-    BMP = "bmp"
-    WEBP = "webp"
-
-    @property
-    def is_paged(self) -> bool:
-        """Rendered by PyMuPDF (vector pages, maybe with a text layer)."""
-        return self in (InputKind.PDF, InputKind.XPS, InputKind.EPUB, InputKind.CBZ)
-
-
-def identify(path: Path) -> InputKind:
-    """The input's kind from its bytes; the file name is only used in messages."""
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as fh:
-            head = fh.read(SNIFF_BYTES)
-    except IsADirectoryError:
-        raise UnsupportedInput(f"{path.name} is a folder, not a document.") from None
-    except FileNotFoundError:
-        raise UnsupportedInput(f"{path} does not exist.") from None
-    except OSError as exc:
-        raise UnsupportedInput(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
-    if size == 0:
-        raise UnsupportedInput(f"{path.name} is empty (0 bytes).")
-    kind = _sniff(head)
-    if kind is None and head.startswith(b"PK\x03\x04"):
-        kind = _sniff_zip(path)
-    if kind is None:
-        raise UnsupportedInput(
-            f"{path.name} is not a PDF, image, XPS, EPUB or CBZ file (its content matches none of "
-            "them, whatever its name says).")
-    return kind
-
-
-def _sniff(head: bytes) -> InputKind | None:
-    # PDF readers accept the header anywhere in the first 1024 bytes (PDF 1.7, annex H).
-    if b"%PDF-" in head[:1024]:
-        return InputKind.PDF
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return InputKind.PNG
-    if head.startswith(b"\xff\xd8\xff"):
-        return InputKind.JPEG
-    if head[:4] in (b"II*\x00", b"MM\x00*"):
-        return InputKind.TIFF
-    if head.startswith(b"BM") and len(head) >= 26:
-        return InputKind.BMP
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return InputKind.WEBP
-    return None
-
-
-def _sniff_zip(path: Path) -> InputKind | None:
-    """EPUB, XPS and CBZ are ZIP containers; tell them apart by their members."""
-    try:
-        with zipfile.ZipFile(path) as zf:
-            names = zf.namelist()
-            lowered = {n.lower() for n in names}
-            if "mimetype" in names and _read_head(zf, "mimetype") == b"application/epub+zip":
-                return InputKind.EPUB
-            if "[content_types].xml" in lowered and any(
-                    n.endswith(".fdseq") or "fixeddocumentsequence" in n for n in lowered):
-                return InputKind.XPS
-            image_members = [n for n in lowered if Path(n).suffix in IMAGE_SUFFIXES]
-            if image_members and len(image_members) >= len([n for n in lowered
-                                                            if not n.endswith("/")]) // 2:
-                return InputKind.CBZ
-    except (zipfile.BadZipFile, OSError, KeyError):
-        return None
-    return None
-
-
-def _read_head(archive: zipfile.ZipFile, name: str) -> bytes:
-    """A member's first bytes, stripped: a member is never read whole to tell the kind."""
-    with archive.open(name) as fh:
-        return fh.read(MIMETYPE_BYTES).strip()
+from engine.input.kinds import InputKind, identify
+from engine.input.limits import check_image_file, check_page_images
+from engine.input.paged import open_paged, short_reason
+from engine.input.probe import probe_document
 
 
 @dataclass(frozen=True)
@@ -164,10 +77,17 @@ class Document:
         return _load_image_frame(self.path, self.kind, page_number, max_side_px)
 
 
-def open_document(path: Path, password: str | None = None) -> Document:
+def open_document(path: Path, password: str | None = None,
+                  check_cancel: Callable[[], None] | None = None,
+                  bounded: bool = True) -> Document:
+    """The input opened for reading. A paged one is first opened and counted by MuPDF in a
+    bounded child (engine/input/probe.py) unless `bounded` is False: for a document probed
+    already (the service's page readers), and in that child itself."""
     quiet_libraries()
     kind = identify(path)
     if kind.is_paged:
+        if bounded:
+            probe_document(path, password, check_cancel)
         return _open_paged(path, kind, password)
     checked = check_image_file(path, kind.value)  # every page, before any is decoded
     frames = 1
@@ -186,38 +106,7 @@ def open_document(path: Path, password: str | None = None) -> Document:
 
 
 def _open_paged(path: Path, kind: InputKind, password: str | None) -> Document:
-    filetype = {InputKind.PDF: "pdf", InputKind.XPS: "xps", InputKind.EPUB: "epub",
-                InputKind.CBZ: "cbz"}[kind]
-    if kind is not InputKind.PDF:
-        check_archive(path)  # member sizes, before PyMuPDF unpacks anything
-    try:
-        doc = pymupdf.open(str(path), filetype=filetype)
-    except Exception as exc:  # PyMuPDF raises its own FileDataError / RuntimeError variants
-        raise CorruptDocument(f"{path.name} is damaged and cannot be opened ({_short(exc)}).") from None
-    if doc.needs_pass:
-        if not password:
-            doc.close()
-            raise PasswordRequired(f"{path.name} is encrypted; enter its password to convert it.")
-        if not doc.authenticate(password):
-            doc.close()
-            raise WrongPassword(f"The password does not open {path.name}; check it and try again.")
-    if doc.page_count < 1:
-        doc.close()
-        raise CorruptDocument(f"{path.name} has no readable page (the file may be truncated).")
-    if kind is InputKind.PDF and doc.is_repaired:
-        # MuPDF rebuilt a broken cross-reference table. That happens with truncated files; make
-        # sure at least the first page still parses, otherwise report the file as damaged.
-        try:
-            doc.load_page(0).get_text("text")
-        except Exception as exc:
-            doc.close()
-            raise CorruptDocument(f"{path.name} is damaged ({_short(exc)}).") from None
-    return Document(path, kind, doc, 0)
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text[:160]
+    return Document(path, kind, open_paged(path, kind, password), 0)
 
 
 def _render_pdf_page(page: pymupdf.Page, page_number: int, dpi: int,
@@ -236,7 +125,7 @@ def _render_pdf_page(page: pymupdf.Page, page_number: int, dpi: int,
         pix = page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), colorspace=pymupdf.csRGB,
                               alpha=False)
     except Exception as exc:  # MuPDF's own error types for a page it cannot draw
-        raise CorruptDocument(f"page {page_number} cannot be drawn ({_short(exc)})") from None
+        raise CorruptDocument(f"page {page_number} cannot be drawn ({short_reason(exc)})") from None
     if pix.width < 1 or pix.height < 1:
         # MuPDF draws nothing for a member it cannot decode (a CBZ page that is not an image).
         raise CorruptDocument(f"page {page_number} holds no readable image or content")

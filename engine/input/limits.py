@@ -1,5 +1,6 @@
 """What an input may cost before it is decoded: the pixel cap on every image and on every page
-of a container, and the size cap on the members of ZIP containers (CBZ, EPUB, XPS)."""
+of a container, the size cap on the members of ZIP containers (CBZ, EPUB, XPS), and what their
+markup asks to draw (engine/input/markup.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import BinaryIO
 import pymupdf
 
 from engine.errors import CorruptDocument, PageTooLarge, UnsupportedInput
+from engine.input.markup import check_markup
 
 # An image larger than this is refused before decoding: decoding 30000x30000 RGB alone needs
 # 2.7 GB. 200 Mpx covers an A0 poster scanned at 300 dpi (9933x14043 = 139 Mpx).
@@ -190,6 +192,7 @@ def check_archive(path: Path) -> None:
                 f"{path.name} unpacks to {text_bytes / 2**20:.0f} MiB of pages, text and fonts; "
                 f"Paperlens reads up to {MAX_TEXT_MEMBERS_BYTES // 2**20} MiB (the file may be a "
                 "decompression bomb).")
+        check_markup(archive, path.name)  # SVG <use> copies of copies, XML entity bombs
 
 
 def _is_image_member(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> bool:

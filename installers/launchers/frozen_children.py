@@ -11,10 +11,17 @@ def _calibration(args: list[str]) -> int:
     return main(args)
 
 
+def _probe(args: list[str]) -> int:
+    from engine.input.probe_child import main
+
+    return main(args)
+
+
 # The engine starts these as `sys.executable -m MODULE ARGS...`; in a frozen build
 # sys.executable is the app itself, so the launchers run the named module's main instead.
 CHILDREN: dict[str, Callable[[list[str]], int]] = {
     "engine.device.calibration_process": _calibration,
+    "engine.input.probe_child": _probe,
 }
 
 

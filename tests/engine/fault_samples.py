@@ -265,3 +265,101 @@ THIRD_PARTY_LINES = ("[ERROR", "[ WARN", "[WARN", "libpng", "Corrupt JPEG", "Pre
 
 def third_party_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if line.lstrip().startswith(THIRD_PARTY_LINES)]
+
+
+# -- markup built to exhaust memory ---------------------------------------------------------
+
+def svg_use_bomb(levels: int = 10, fan: int = 10) -> bytes:
+    """`<g id="l1">` holds `fan` `<use>` of l0, and so on up to l{levels-1}, which the image
+    draws once: fan**(levels-1) rectangles from a kilobyte."""
+    groups = ['<g id="l0"><rect width="1" height="1"/></g>']
+    for level in range(1, levels):
+        uses = f'<use xlink:href="#l{level - 1}"/>' * fan
+        groups.append(f'<g id="l{level}">{uses}</g>')
+    return ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="100" height="100"><defs>{"".join(groups)}</defs>'
+            f'<use xlink:href="#l{levels - 1}"/></svg>').encode()
+
+
+def entity_bomb(levels: int = 10) -> bytes:
+    """An XHTML chapter whose DTD defines each entity as ten of the one before."""
+    entities = ['<!ENTITY lol0 "lol">'] + [
+        f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, levels)]
+    return ('<?xml version="1.0"?><!DOCTYPE html [' + "".join(entities) + ']>'
+            '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>c</title></head>'
+            f'<body><p>&lol{levels - 1};</p></body></html>').encode()
+
+
+EPUB_CONTAINER = (b'<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:'
+                  b'opendocument:xmlns:container"><rootfiles><rootfile full-path="content.opf" '
+                  b'media-type="application/oebps-package+xml"/></rootfiles></container>')
+
+
+def write_epub(path: Path, chapter: bytes, extra: dict[str, bytes] | None = None) -> Path:
+    """A one-chapter EPUB; `extra` members are listed in its manifest."""
+    extra = extra or {}
+    items = "".join(f'<item id="x{i}" href="{name}" media-type="image/svg+xml"/>'
+                    for i, name in enumerate(extra))
+    package = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+               'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
+               '<dc:title>B</dc:title><dc:identifier id="id">b</dc:identifier></metadata>'
+               '<manifest><item id="c" href="c.xhtml" media-type="application/xhtml+xml"/>'
+               f'{items}</manifest><spine><itemref idref="c"/></spine></package>').encode()
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("mimetype", b"application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        archive.writestr("META-INF/container.xml", EPUB_CONTAINER)
+        archive.writestr("content.opf", package)
+        archive.writestr("c.xhtml", chapter)
+        for name, data in extra.items():
+            archive.writestr(name, data)
+    return path
+
+
+def chapter_showing(image: str) -> bytes:
+    return ('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c'
+            f'</title></head><body><p>Chapter one</p><img src="{image}"/></body></html>').encode()
+
+
+XPS_TYPES = (b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
+             b'content-types"><Default Extension="fdseq" ContentType="application/vnd.ms-package.'
+             b'xps-fixeddocumentsequence+xml"/><Default Extension="fdoc" ContentType="application/'
+             b'vnd.ms-package.xps-fixeddocument+xml"/><Default Extension="fpage" ContentType='
+             b'"application/vnd.ms-package.xps-fixedpage+xml"/><Default Extension="rels" '
+             b'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default '
+             b'Extension="svg" ContentType="image/svg+xml"/></Types>')
+
+
+def write_xps(path: Path, svg: bytes) -> Path:
+    """A one-page XPS whose page fills a square with an image brush of `b.svg`."""
+    members = {
+        "[Content_Types].xml": XPS_TYPES,
+        "_rels/.rels": b'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats'
+                       b'.org/package/2006/relationships"><Relationship Type="http://schemas.'
+                       b'microsoft.com/xps/2005/06/fixedrepresentation" Target="/FixedDocument'
+                       b'Sequence.fdseq" Id="R0"/></Relationships>',
+        "FixedDocumentSequence.fdseq": b'<FixedDocumentSequence xmlns="http://schemas.microsoft'
+                                       b'.com/xps/2005/06"><DocumentReference Source="/Documents'
+                                       b'/1/FixedDocument.fdoc"/></FixedDocumentSequence>',
+        "Documents/1/FixedDocument.fdoc": b'<FixedDocument xmlns="http://schemas.microsoft.com/'
+                                          b'xps/2005/06"><PageContent Source="/Documents/1/Pages'
+                                          b'/1.fpage"/></FixedDocument>',
+        "Documents/1/Pages/1.fpage": b'<FixedPage xmlns="http://schemas.microsoft.com/xps/2005/06"'
+                                     b' Width="816" Height="1056" xml:lang="en"><Path Data="M 10,'
+                                     b'10 L 400,10 400,400 10,400 Z"><Path.Fill><ImageBrush '
+                                     b'ImageSource="/b.svg" Viewbox="0,0,100,100" ViewboxUnits='
+                                     b'"Absolute" Viewport="10,10,390,390" ViewportUnits='
+                                     b'"Absolute"/></Path.Fill></Path></FixedPage>',
+        "b.svg": svg,
+    }
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def table_chapter(rows: int, columns: int = 50) -> bytes:
+    """A chapter of one long table: a few kilobytes packed, which MuPDF takes seconds to lay
+    out into pages (only to count them)."""
+    row = "<tr>" + "<td>a</td>" * columns + "</tr>"
+    return ('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c'
+            f'</title></head><body><table>{row * rows}</table></body></html>').encode()

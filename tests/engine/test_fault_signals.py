@@ -96,3 +96,50 @@ def test_sigkill_mid_run_then_rerun_removes_the_staging(document, tmp_path):
     assert staging_folders(out), "SIGKILL cannot clean up: the folder is still there"
     assert not (out / "harvest.md").exists()
     rerun_is_complete(document, out)
+
+
+def test_sigint_mid_page_is_exit_130_and_leaves_nothing(document, tmp_path):
+    out = tmp_path / "out"
+    code, err = stop_mid_run(document, out, signal.SIGINT)
+    assert code == 130, err
+    assert "cancelled; nothing more was written." in err
+    assert "Traceback" not in err and "Exception ignored" not in err
+    assert sorted(os.listdir(out)) == []
+
+
+EXPORTS = ["--method", "txt", "--layout", "none", "--format", "md,json,pdf,docx"]
+WHOLE_SET = ["harvest.docx", "harvest.json", "harvest.md", "harvest.searchable.pdf",
+             "harvest_content_list.json"]
+
+
+@pytest.mark.parametrize("delay_s", [0.0, 0.2, 0.5, 1.0])
+def test_ctrl_c_while_exporting_leaves_nothing_or_the_whole_set(document, tmp_path, delay_s):
+    """Ctrl+C as a terminal sends it, to the whole process group (pandoc included), at moments
+    after the last page is read: while the searchable PDF and the Word file are made, while
+    they are written, or after."""
+    out = tmp_path / "out"
+    log = tmp_path / "ctrl-c.log"
+    with log.open("w") as err:
+        child = subprocess.Popen([sys.executable, "-m", "engine.cli.main", "convert",
+                                  str(document), "-o", str(out), *EXPORTS], cwd=REPO_ROOT,
+                                 env=cli_environ(document.parent), stdout=subprocess.DEVNULL,
+                                 stderr=err, start_new_session=True)
+    try:
+        wait_for(log, f"page {PAGES}/{PAGES}", child)
+        time.sleep(delay_s)
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGINT)
+        code = child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    text = log.read_text()
+    assert "Traceback" not in text and "Exception ignored" not in text, text
+    # Killed by SIGINT while the interpreter shuts down (after everything was written and our
+    # handler restored) is what a shell reports as 130 too.
+    assert code in (0, 130, -signal.SIGINT), text
+    written = sorted(os.listdir(out)) if out.exists() else []
+    assert written in ([], WHOLE_SET), (written, text)
+    if code == 130:
+        assert "cancelled;" in text and "nothing more was written" in text
