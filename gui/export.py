@@ -45,13 +45,16 @@ def format_label(name: str) -> str:
     }[name]
 
 
-def export_outputs(outputs: Iterable[str | Path], target: Path) -> list[Path]:
+def export_outputs(outputs: Iterable[str | Path], target: Path,
+                   renamed: tuple[str, str] | None = None) -> list[Path]:
     """Copy a document's output files into `target`, keeping their places relative to the .md.
 
     Images sit in `images/` beside the Markdown, whose links are relative; the copy keeps that
     layout so the exported Markdown shows its pictures. The Markdown is written last, each
     file through a temporary name, so a failed export never leaves a Markdown with missing
-    pictures behind."""
+    pictures behind. `renamed` = (name, new name): the set is written under the new name, its
+    images and the Markdown's links to them too (export_documents chooses it, never over a
+    file in `target`)."""
     files = [Path(p) for p in outputs]
     markdown = [p for p in files if p.suffix == ".md"]
     if not markdown:
@@ -67,17 +70,52 @@ def export_outputs(outputs: Iterable[str | Path], target: Path) -> list[Path]:
                 relative = source.relative_to(base)
             except ValueError:
                 relative = Path(source.name)
-            destination = target / relative
+            destination = target / _renamed_path(relative, renamed)
             if destination.resolve() == source.resolve():
                 written.append(destination)
                 continue
             destination.parent.mkdir(parents=True, exist_ok=True)
-            _place(destination, lambda temp, source=source: shutil.copyfile(source, temp))
+            if renamed and source.suffix == ".md" and renamed[0] != renamed[1]:
+                text = source.read_text(encoding="utf-8").replace(
+                    f"images/{renamed[0]}-p", f"images/{renamed[1]}-p")
+                _place(destination, lambda temp, text=text: Path(temp).write_text(
+                    text, encoding="utf-8"))
+            else:
+                _place(destination, lambda temp, source=source: shutil.copyfile(source, temp))
             written.append(destination)
     except OSError as error:
         raise ExportError(translate("Export", "Cannot export to {0}: {1}.").format(
             target, error.strerror or error)) from None
     return written
+
+
+def _renamed_path(relative: Path, renamed: tuple[str, str] | None) -> Path:
+    """A file of the set under its new name: `doc.md` -> `doc-2.md`, `images/doc-p1-...`
+    -> `images/doc-2-p1-...`."""
+    if not renamed or renamed[0] == renamed[1]:
+        return relative
+    old, new = renamed
+    name = relative.name
+    if relative.parent.name == "images" and name.startswith(f"{old}-p"):
+        return relative.parent / (new + name[len(old):])
+    if name.startswith(old) and name[len(old):len(old) + 1] in (".", "_"):
+        return relative.parent / (new + name[len(old):])
+    return relative
+
+
+def free_name(target: Path, name: str, own_folder: Path | None) -> str:
+    """`name`, or `name-2`, `name-3`, ...: the first whose files are not in `target` (the
+    engine's rule for conversions: nothing of another document or the user is replaced).
+    Exporting into the document's own folder keeps its name: the files are its own."""
+    from engine.output.writer import name_taken
+
+    if own_folder is not None and target.resolve() == own_folder.resolve():
+        return name
+    count, free = 1, name
+    while name_taken(target, free):
+        count += 1
+        free = f"{name}-{count}"
+    return free
 
 
 def _place(destination: Path, write) -> None:
@@ -123,10 +161,14 @@ def export_documents(documents: Iterable[DocumentExport], formats: Iterable[str]
     report = ExportReport()
     for document in documents:
         copied = [p for p in document.outputs if _copied_by(p, chosen)]
+        markdown = next((Path(p) for p in document.outputs if p.endswith(".md")), None)
+        own = markdown.parent if markdown else (Path(copied[0]).parent if copied else None)
+        name = free_name(target, document.name, own)
+        renamed = (document.name, name)
         try:
             if copied:
-                report.written += export_outputs(copied, target) if any(
-                    p.endswith(".md") for p in copied) else _copy_plain(copied, target)
+                report.written += export_outputs(copied, target, renamed) if any(
+                    p.endswith(".md") for p in copied) else _copy_plain(copied, target, renamed)
         except ExportError as error:
             report.problems.append(f"{document.name}: {error}")
         made = [OutputFormat(f) for f in chosen if f in MADE]
@@ -137,8 +179,7 @@ def export_documents(documents: Iterable[DocumentExport], formats: Iterable[str]
                 "Export", "{0}: convert it again to export it as PDF, Word or Excel (it was "
                 "converted in an earlier session).").format(document.name))
             continue
-        markdown = next((Path(p) for p in document.outputs if p.endswith(".md")), None)
-        outcome = export_document(document.result, tuple(made), document.name, ExportContext(
+        outcome = export_document(document.result, tuple(made), name, ExportContext(
             document.password, markdown.parent if markdown else None))
         report.problems += list(outcome.problems)
         try:
@@ -157,14 +198,16 @@ def _copied_by(output: str, chosen: list[str]) -> bool:
     return any(suffix in COPIED_SUFFIXES.get(name, ()) for name in chosen)
 
 
-def _copy_plain(files: list[str], target: Path) -> list[Path]:
+def _copy_plain(files: list[str], target: Path,
+                renamed: tuple[str, str] | None = None) -> list[Path]:
     written = []
     try:
         target.mkdir(parents=True, exist_ok=True)
         for source in map(Path, files):
-            if (target / source.name).resolve() != source.resolve():
-                _place(target / source.name, lambda temp, s=source: shutil.copyfile(s, temp))
-            written.append(target / source.name)
+            destination = target / _renamed_path(Path(source.name), renamed)
+            if destination.resolve() != source.resolve():
+                _place(destination, lambda temp, s=source: shutil.copyfile(s, temp))
+            written.append(destination)
     except OSError as error:
         raise ExportError(translate("Export", "Cannot export to {0}: {1}.").format(
             target, error.strerror or error)) from None

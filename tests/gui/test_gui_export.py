@@ -105,3 +105,29 @@ def test_export_dialog_starts_from_the_last_choice(qtbot, tmp_path):
     assert not ok.isEnabled()  # nothing to export
     dialog.boxes["docx"].setChecked(True)
     assert ok.isEnabled() and dialog.chosen() == ["docx"]
+
+
+def test_export_never_replaces_a_file_in_the_chosen_folder(tmp_path):
+    from gui.export import DocumentExport, export_documents
+
+    source = tmp_path / "out"
+    (source / "images").mkdir(parents=True)
+    (source / "images" / "doc-p1-figure1.png").write_bytes(b"png")
+    (source / "doc.json").write_text("{}")
+    (source / "doc.md").write_text("Intro\n\n![figure](images/doc-p1-figure1.png)\n")
+    target = tmp_path / "shared"
+    (target / "images").mkdir(parents=True)
+    (target / "doc.md").write_text("Someone else's notes\n")
+    (target / "images" / "doc-p1-figure1.png").write_bytes(b"theirs")
+    outputs = tuple(str(p) for p in (source / "images" / "doc-p1-figure1.png",
+                                     source / "doc.json", source / "doc.md"))
+    report = export_documents([DocumentExport("doc", outputs)], ["md", "json"], target)
+    assert report.problems == []
+    assert (target / "doc.md").read_text() == "Someone else's notes\n"
+    assert (target / "images" / "doc-p1-figure1.png").read_bytes() == b"theirs"
+    assert (target / "doc-2.md").read_text() == "Intro\n\n![figure](images/doc-2-p1-figure1.png)\n"
+    assert (target / "images" / "doc-2-p1-figure1.png").read_bytes() == b"png"
+    assert (target / "doc-2.json").read_text() == "{}"
+    again = export_documents([DocumentExport("doc", outputs)], ["md"], source)
+    assert again.problems == [] and (source / "doc.md").exists()  # its own folder: same name
+    assert not (source / "doc-2.md").exists()
