@@ -204,7 +204,9 @@ class QueueModel(QAbstractTableModel):
                                    if j.path != path))
         same = [j for j in self._jobs if j.path == path and j.output_dir == output_dir]
         if same:
-            name = same[-1].output_name  # a re-run replaces its own earlier results
+            # A re-run asks for its earlier name; while its earlier files are there, the
+            # writer takes the next free one (engine/output/writer.py): nothing is replaced.
+            name = same[-1].output_name
         job = Job(self._next_id, path, output_dir, name)
         self._next_id += 1
         row = len(self._jobs)
