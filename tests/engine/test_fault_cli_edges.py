@@ -69,3 +69,35 @@ def test_nothing_written_is_exit_1_and_says_so(isolated, capsys):
     assert "nothing was written" in err
     assert "the other outputs were\n" not in err
     assert folder_files(out) == []
+
+
+def test_ctrl_c_inside_a_library_callback_is_not_lost(isolated, capsys, monkeypatch):
+    """Ctrl+C that lands while a library runs Python code from C (a callback) raised there as
+    KeyboardInterrupt, is swallowed by the library ("Exception ignored ...") and the run went on
+    to exit 0. Taken as a request instead, it stops the run before anything is written."""
+    import ctypes
+    import signal
+
+    from engine.export import registry
+    from engine.export.formats import OutputFormat
+    from engine_samples import write_text_pdf
+
+    real = registry.EXPORTERS[OutputFormat.PDF]
+
+    @ctypes.CFUNCTYPE(None)
+    def callback() -> None:
+        signal.raise_signal(signal.SIGINT)
+
+    def pdf_with_a_callback(result, context):
+        callback()  # as MuPDF or a pipe reader would call back while the PDF is made
+        return real(result, context)
+
+    monkeypatch.setitem(registry.EXPORTERS, OutputFormat.PDF, pdf_with_a_callback)
+    source = write_text_pdf(isolated / "minutes.pdf", [["Minutes of the harvest meeting"]])
+    out = isolated / "out"
+    code = cli_main(["convert", str(source), "-o", str(out), "--format", "md,pdf",
+                     "--layout", "none", "--method", "txt"])
+    err = capsys.readouterr().err
+    assert code == 130, err
+    assert "cancelled; nothing more was written." in err
+    assert not out.exists() or folder_files(out) == []
