@@ -81,7 +81,8 @@ def test_options_are_checked_and_resolved(settings):
     assert engine_options.output_name == "memo" and engine_options.keep_furniture
     for fields, words in (({"method": "fast"}, "method: Unknown text method"),
                           ({"dpi": "7"}, "dpi: 7 is out of range"),
-                          ({"pages": "0"}, "pages:"), ({"formats": ","}, "formats:")):
+                          ({"pages": "0"}, "pages:"), ({"formats": ","}, "formats:"),
+                          ({"pages": "5-2"}, "'5-2' runs backwards; write it as 2-5")):
         with pytest.raises(InvalidOptions, match=words):
             parse_options(fields, settings)
     assert unknown_fields(["files", "pages", "lang", "password"]) == ["lang", "password"]
