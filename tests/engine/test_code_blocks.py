@@ -14,7 +14,8 @@ import pytest
 from engine.options import ConvertOptions
 from engine.output.content_list import content_list
 from engine.structure.code import language_hint, reads_as_code
-from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
+from engine.structure.paragraphs import build_blocks
+from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource, Word
 from tools.uishots.draw import draw_chat, draw_code
 
 PYTHON = '''import json
@@ -144,3 +145,32 @@ def test_word_export_sets_code_in_a_monospaced_style():
     shown = "".join("\n" if part.startswith("<w:br") else part for part in re.findall(
         r"<w:br ?/>|(?<=<w:t xml:space=\"preserve\">)[^<]*|(?<=<w:t>)[^<]*", document))
     assert PYTHON in html.unescape(shown)
+
+
+def _ocr_line(text: str, row: int, x0: float = 0.0, char: float = 7.0) -> Line:
+    """An OCR line with word boxes, set in type `char` pixels wide per character."""
+    words, x = [], x0
+    for word in text.split(" "):
+        words.append(Word(word, Box(x, row * 20, x + char * len(word), row * 20 + 14)))
+        x += char * (len(word) + 1)
+    return Line(text, Box(x0, row * 20, x - char, row * 20 + 14), words=tuple(words))
+
+
+def test_a_paragraph_running_into_the_next_stays_one_block():
+    rows = ["The river rose slowly through the night and by morning the low fields",
+            "beside the mill were under water for the first time in years.",
+            "Nobody in the village could remember a flood so late in the spring"]
+    blocks = build_blocks([_ocr_line(text, n) for n, text in enumerate(rows)])
+    assert len(blocks) == 1 and blocks[0].kind is BlockKind.TEXT
+
+
+def test_short_deliberate_lines_stay_apart():
+    rows = ["Mira Okafor 9:35", "It did, but the upload step took twice as long",
+            "Tomas Lind 9:36", "Probably the new image sizes"]
+    blocks = build_blocks([_ocr_line(text, n) for n, text in enumerate(rows)])
+    assert [b.text for b in blocks] == rows
+
+
+def test_a_column_of_figures_is_no_code():
+    rows = ["$ 1,204.50", "(318.20)", "$ 886.30", "(12.00)", "$ 874.30"]
+    assert not reads_as_code([_line(text, n) for n, text in enumerate(rows)])

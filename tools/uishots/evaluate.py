@@ -2,8 +2,9 @@
 
 Scores: order-sensitive text similarity (tools/eval/scoring.py, as `make eval`); on code shots
 whether the output's code block equals the listing line for line, indentation included (for
-Tesseract: whether its text does; it marks no code), and whether Paperlens's language hint is
-the expected one; on the user-interface shots (chat, settings) the headings a tool invented."""
+Tesseract: whether its text does; it marks no code), whether its rows, blank rows and
+indentation do (the structure, apart from misread characters), and whether Paperlens's
+language hint is the expected one; on the user-interface shots (chat, settings) the headings a tool invented."""
 
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ def code_exact(markdown: str, code: str, fenced: bool = True) -> bool:
     if not fenced:
         return markdown.strip("\n").rstrip() == code
     return any(body == code for _, body in code_blocks(markdown))
+
+
+def rows_exact(markdown: str, code: str) -> bool:
+    """Whether one fenced block has the listing's rows, blank rows and indentation exactly,
+    whatever the recogniser made of the characters."""
+    def shape(text: str) -> list[int]:
+        return [len(row) - len(row.lstrip(" ")) if row.strip() else -1
+                for row in text.split("\n")]
+
+    return any(shape(body) == shape(code) for _, body in code_blocks(markdown))
 
 
 def headings(markdown: str) -> int:
@@ -79,6 +90,7 @@ def evaluate(folder: Path, tools: tuple[str, ...] = ("paperlens", "tesseract"),
             if code is not None:
                 row["code_exact"] = code_exact(text, code, fenced=tool == "paperlens")
                 if tool == "paperlens":
+                    row["rows_exact"] = rows_exact(text, code)
                     hints = [info for info, _ in code_blocks(text)]
                     row["hint_ok"] = hints == [shot["language"]]
             rows.append(row)
@@ -98,6 +110,8 @@ def summarise(rows: list[dict]) -> dict:
                  "headings": sum(r["headings"] for r in found)}
         if "code_exact" in found[0]:
             entry["code_exact"] = sum(r["code_exact"] for r in found)
+        if "rows_exact" in found[0]:
+            entry["rows_exact"] = sum(r["rows_exact"] for r in found)
         if "hint_ok" in found[0]:
             entry["hint_ok"] = sum(r["hint_ok"] for r in found)
         summary[f"{family}/{scale}x/{tool}"] = entry

@@ -79,13 +79,16 @@ def chat_shot(rng: random.Random) -> Shot:
     start = rng.randrange(len(MESSAGES) - 6)
     messages = MESSAGES[start:start + rng.randrange(4, 7)]
     hour, minute = rng.randrange(8, 18), rng.randrange(0, 50)
+    # The sender's name in bold beside the time, or alone above the message, a size larger.
+    stacked = rng.random() < 0.5
     rows, truth = [], []
     for n, text in enumerate(messages):
         name, stamp = people[n % 3], f"{hour}:{minute + n:02d}"
-        rows.append(f"<div class='m'><div class='a'></div><div><div><b>{html.escape(name)}</b>"
-                    f"<span class='t'>{stamp}</span></div><div>{html.escape(text)}</div>"
-                    "</div></div>")
-        truth += [f"{name} {stamp}", text]
+        head = (f"<b style='font-size:1.15em'>{html.escape(name)}</b>" if stacked else
+                f"<b>{html.escape(name)}</b><span class='t'>{stamp}</span>")
+        rows.append(f"<div class='m'><div class='a'></div><div><div>{head}</div>"
+                    f"<div>{html.escape(text)}</div></div></div>")
+        truth += [name if stacked else f"{name} {stamp}", text]
     css = (f"body{{background:#1a1d21;color:#d1d2d3;font:{size}px/{round(size * 1.45)}px "
            f"'{font}'}}.m{{display:flex;gap:10px;padding:8px 18px}}.a{{width:36px;height:36px;"
            "border-radius:6px;background:#4a7;flex:none}b{color:#fff}.t{color:#8b8d90;"

@@ -10,8 +10,8 @@ from tools.gfm import gfm_table
 def _cell(row: Mapping | None, key: str) -> str:
     if row is None:
         return "-"
-    if key == "code_exact":
-        return f"{row['code_exact']}/{row['shots']}" if "code_exact" in row else "-"
+    if key in ("code_exact", "rows_exact"):
+        return f"{row[key]}/{row['shots']}" if key in row else "-"
     if key == "headings":
         return str(row["headings"])
     return f"{row['similarity']:.3f}"
@@ -29,10 +29,11 @@ def readme_markdown(results: Mapping) -> str:
             if ours is None and theirs is None:
                 continue
             rows.append([family, scale, _cell(ours, "similarity"), _cell(ours, "code_exact"),
-                         _cell(ours, "headings"), _cell(theirs, "similarity"),
-                         _cell(theirs, "code_exact")])
+                         _cell(ours, "rows_exact"), _cell(ours, "headings"),
+                         _cell(theirs, "similarity"), _cell(theirs, "code_exact")])
     table = gfm_table(["screenshot", "scale", "Paperlens similarity", "code exact",
-                       "headings", "Tesseract similarity", "Tesseract code exact"], rows, left=2)
+                       "rows and indentation exact", "headings", "Tesseract similarity",
+                       "Tesseract code exact"], rows, left=2)
     meta = results["set"]
     return (f"{table}\n\nOrder-sensitive text similarity (mean); code exact: shots whose code "
             "block equals the listing line for line with its indentation (Tesseract: its whole "
