@@ -17,7 +17,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test,service]'
+	$(BIN)/python -m pip install --quiet -e '.[test,service,mcp,ocrmypdf]'
 	touch $@
 
 # The libraries Qt needs to open a window are checked first (installed when root, else the apt
