@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "gui", "settings", "service")
+PACKAGES = ("engine", "gui", "settings", "service", "paperlens_mcp", "paperlens_ocrmypdf")
 MAX_LINES = 400
 
 
