@@ -18,9 +18,10 @@ class MarkupRules:
     max_drawn_elements: int = 1_000_000
     """Elements one member draws once every `<use>` is followed: a rich SVG figure has tens of
     thousands; the reproducer of a `<use>` bomb asks for 10^9."""
-    max_scanned_bytes: int = 32 * 1024 * 1024
+    max_scanned_bytes: int = 8 * 1024 * 1024
     """Members larger than this are not weighed here (the identification child's memory and
-    time limits bound them, engine/input/probe.py)."""
+    time limits bound them, engine/input/probe.py): weighing keeps a list per element, ~0.1 KiB,
+    so 8 MiB of the smallest elements costs ~0.2 GiB."""
     suffixes: tuple[str, ...] = (".svg", ".xhtml", ".html", ".htm", ".xht", ".xml", ".fpage",
                                  ".page")
 
