@@ -30,6 +30,7 @@ from engine.output.overlay import LayoutOverlay
 from engine.output.writer import OutputWriter, check_writable
 from engine.page import PageOutcome, PageState, Stage
 from engine.structure.furniture import mark_furniture
+from engine.structure.headings import document_headings
 from engine.structure.stage import assemble_blocks, crop_figures, drop_line_number_gutter
 from engine.tables.stage import recognize_tables
 from engine.types import DocumentResult, PageError, PageResult, Status, document_status
@@ -128,7 +129,7 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
                 on_event(events.PageDone(str(source), number, index, len(numbers), result,
                                          dict(result.timings_s)))
             check_cancel()
-            pages = mark_furniture(pages)
+            pages = document_headings(mark_furniture(pages))
             export_start = time.perf_counter()
             markdown = render_markdown(pages, options.table_format, options.keep_furniture)
             result = DocumentResult(path=str(source), kind=document.kind.value,

@@ -1,0 +1,104 @@
+"""Heading levels for the document: numbering depth, styles shared across pages, one title."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+
+from engine.options import ConvertOptions
+from engine.structure.headings import document_headings, numbering_depth
+from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
+
+
+@pytest.mark.parametrize("text, depth", [
+    ("1. Euler's Identity", 1), ("3.1 Results", 2), ("2.1.4 Edge cases", 3), ("第三章 总论", 1),
+    ("一、概述", 1), ("（二）方法", 2), ("2023. Revenue grew", 0), ("1. buy milk", 0),
+    ("Introduction", 0),
+])
+def test_numbering_depth(text, depth):
+    assert numbering_depth(text) == depth
+
+
+def _block(kind: BlockKind, text: str, size: float, bold: bool, y: float = 0.0,
+           level: int = 0) -> Block:
+    line = Line(text, Box(0, y, 300, y + size), font_size=size, bold=bold)
+    return Block(kind, line.box, (line,), text, level=level)
+
+
+def _page(number: int, *blocks: Block) -> PageResult:
+    return PageResult(number, 600, 800, 72.0, TextSource.TEXT_LAYER, "", blocks=blocks)
+
+
+def _levels(pages: list[PageResult]) -> list[tuple[str, str, int]]:
+    return [(b.kind.value, b.text, b.level) for p in pages for b in p.blocks
+            if b.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER)]
+
+
+def test_levels_come_from_the_document_not_the_page():
+    body = "Body text of the section, long enough to be a paragraph of its own."
+    pages = [
+        _page(1, _block(BlockKind.TITLE, "A Study of Levels", 24, True),
+              _block(BlockKind.LIST_ITEM, "1 Introduction", 14, True),  # the layout's guess
+              _block(BlockKind.TEXT, body, 10, False),
+              _block(BlockKind.SECTION_HEADER, "1.1 Background", 12, True, level=2),
+              _block(BlockKind.TEXT, body, 10, False),
+              _block(BlockKind.TEXT, "1.1.1 Details", 11, True),
+              _block(BlockKind.TEXT, body, 10, False),
+              _block(BlockKind.LIST_ITEM, "1. A plain item in body type", 10, False)),
+        _page(2, _block(BlockKind.SECTION_HEADER, "2 Methods", 14, True, level=2),
+              _block(BlockKind.TEXT, body, 10, False),
+              _block(BlockKind.SECTION_HEADER, "Unnumbered Like a Subsection", 12, True, level=2),
+              _block(BlockKind.TEXT, body, 10, False),
+              _block(BlockKind.TITLE, "A Second Title on a Later Page", 24, True)),
+    ]
+    assert _levels(document_headings(pages)) == [
+        ("title", "A Study of Levels", 1),
+        ("section_header", "1 Introduction", 2),
+        ("section_header", "1.1 Background", 3),
+        ("section_header", "1.1.1 Details", 4),
+        ("section_header", "2 Methods", 2),
+        ("section_header", "Unnumbered Like a Subsection", 3),
+        ("section_header", "A Second Title on a Later Page", 2),
+    ]
+    # a numbered line in body type stays what it was
+    assert document_headings(pages)[0].blocks[-1].kind is BlockKind.LIST_ITEM
+
+
+def test_a_large_unnumbered_heading_over_numbered_sections_is_the_title():
+    pages = [_page(1, _block(BlockKind.SECTION_HEADER, "The 20 Most Important Equations", 21.6,
+                             True, level=2),
+                   _block(BlockKind.LIST_ITEM, "1. Euler's Identity", 13.2, True),
+                   _block(BlockKind.TEXT, "Connects five constants, revealing much.", 10.8,
+                          False),
+                   _block(BlockKind.LIST_ITEM, "2. Pythagorean Theorem", 13.2, True))]
+    assert _levels(document_headings(pages)) == [
+        ("title", "The 20 Most Important Equations", 1),
+        ("section_header", "1. Euler's Identity", 2),
+        ("section_header", "2. Pythagorean Theorem", 2)]
+
+
+@pytest.mark.model
+def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
+    doc = pymupdf.open()
+    prose = ("The measurements were repeated on every sample and the results agree with the "
+             "earlier study within the stated error. ") * 3
+    layout = [[("A Study of Levels", 22, "hebo"), ("1 Introduction", 15, "hebo"), (prose, 10, "helv"),
+               ("1.1 Background", 12.5, "hebo"), (prose, 10, "helv"),
+               ("1.1.1 Earlier work", 11, "hebo"), (prose, 10, "helv")],
+              [("2 Methods", 15, "hebo"), (prose, 10, "helv"), ("2.1 Samples", 12.5, "hebo"),
+               (prose, 10, "helv"), ("2.1.1 Storage", 11, "hebo"), (prose, 10, "helv")]]
+    for blocks in layout:
+        page = doc.new_page()
+        y = 72
+        for text, size, font in blocks:
+            rect = pymupdf.Rect(72, y, 523, y + 400)
+            page.insert_textbox(rect, text, fontsize=size, fontname=font)
+            lines = max(1, int(pymupdf.get_text_length(text, font, size) / 440) + 1)
+            y += lines * size * 1.4 + 14
+    doc.save(tmp_path / "levels.pdf")
+    engine.convert(str(tmp_path / "levels.pdf"), ConvertOptions(output_dir=str(tmp_path)))
+    markdown = (tmp_path / "levels.md").read_text()
+    for heading in ("# A Study of Levels", "## 1 Introduction", "### 1.1 Background",
+                    "#### 1.1.1 Earlier work", "## 2 Methods", "### 2.1 Samples",
+                    "#### 2.1.1 Storage"):
+        assert f"\n{heading}\n" in f"\n{markdown}", markdown
