@@ -99,7 +99,7 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
             if not spans:
                 continue
             text = _join_spans(spans)
-            if not text.strip():
+            if not _visible(text):
                 continue
             x0, y0, x1, y1 = raw["bbox"]
             main = max(spans, key=lambda s: len(s["text"].strip()))
@@ -134,6 +134,12 @@ def _first_ink(span: dict) -> float:
 _SPACING_ACCENTS = {"\u00b4": "\u0301", "\u02c6": "\u0302", "\u02dc": "\u0303", "\u00a8": "\u0308",
                     "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02da": "\u030a", "\u02d9": "\u0307"}
 _ACCENT_THEN_LETTER = re.compile("([" + "".join(_SPACING_ACCENTS) + "]) ?([A-Za-z\u0131])")
+
+
+def _visible(text: str) -> bool:
+    """Whether a line shows anything: a line of zero-width spaces and joiners (format
+    characters, which web pages printed to PDF leave between blocks) is no paragraph."""
+    return any(not c.isspace() and unicodedata.category(c) != "Cf" for c in text)
 
 
 def compose_spacing_accents(text: str) -> str:

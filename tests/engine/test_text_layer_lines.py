@@ -19,3 +19,14 @@ def test_slanted_lines_are_told_from_straight_and_vertical_ones(tmp_path):
     assert not lines["A straight line of body text."].slanted
     assert lines["A margin note"].vertical and not lines["A margin note"].slanted
     assert lines["Unpublished working draft."].slanted
+
+
+def test_a_line_of_zero_width_characters_is_no_line(eval_dev_dir):
+    # A web page printed to PDF (the dev set's equations page) leaves zero-width spaces
+    # between its blocks; they were paragraphs of nothing in the Markdown.
+    page = pymupdf.open(eval_dev_dir / "items" / "olmocr-mathfuncs" / "input.pdf")[0]
+    raw = [span["text"] for block in page.get_text("dict")["blocks"]
+           for line in block.get("lines", []) for span in line["spans"]]
+    assert "\u200b" in "".join(raw)
+    lines = extract_lines(page, 1.0)
+    assert lines and all(line.text.strip("\u200b\u200c\u200d\u2060\ufeff ") for line in lines)
