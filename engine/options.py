@@ -62,6 +62,9 @@ class ConvertOptions:
     dewarp: bool = True
     """A photographed page found on its background is straightened and its curl flattened
     before reading (engine/photo); False reads every picture as given."""
+    inline_math: bool = True
+    """Formulas inside running text written as `$...$` (engine/formulas/inline.py); False
+    keeps such text as the page spells it (the CLI's --inline-math off)."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:

@@ -13,6 +13,8 @@ from typing import Callable, Iterable, Iterator
 from engine import events
 from engine.errors import (Cancelled, CorruptDocument, DocumentFailed, InvalidOptions,
                            PaperlensError)
+from engine.formulas.display import tidy_display_math
+from engine.formulas.inline import find_inline_math
 from engine.formulas.stage import find_math_lines, recognize_formula_image, recognize_formulas
 from engine.export.registry import ExportContext, export_document
 from engine.input.document import Document, open_document
@@ -51,6 +53,8 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
     ("figures", crop_figures),                     # engine/structure
     ("blocks", assemble_blocks),                   # engine/structure: blocks in reading order
+    ("display_math", tidy_display_math),           # engine/formulas: once, numbered, no item no.
+    ("inline_math", find_inline_math),             # engine/formulas: $x^2$ inside the text
     ("coverage", check_coverage),                  # engine/ocr: text seen but not read, said
 )
 

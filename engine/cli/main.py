@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                          help="read the pages on a Ray cluster (host:port of its head; without "
                               "it, RAY_ADDRESS or a Ray started here); needs the cluster extra")
+    convert.add_argument("--inline-math", choices=("on", "off"), default="on",
+                         help="formulas inside running text as $...$ (born-digital pages); off "
+                              "keeps the text as the page spells it")
     convert.add_argument("--no-dewarp", action="store_true",
                          help="read photographed pages as given: no page outline, perspective "
                               "or curl correction")
@@ -222,6 +225,8 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             flags["write_json"] = False
         if args.no_dewarp:
             flags["dewarp"] = False
+        if args.inline_math == "off":
+            flags["inline_math"] = False
         options = options_from_settings(
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,

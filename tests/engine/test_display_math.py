@@ -1,0 +1,51 @@
+"""Display formulas once, numbered, without item numbers (engine/formulas/display.py)."""
+
+from __future__ import annotations
+
+from engine.formulas.display import labels_as_text, numbers_as_tags, one_reading
+from engine.output.markdown import render_block
+from engine.types import Block, BlockKind, Box
+
+
+def _formula(latex: str, y: float, x0: float = 100, x1: float = 400, height: float = 30) -> Block:
+    return Block(BlockKind.FORMULA, Box(x0, y, x1, y + height), (), "", latex=latex)
+
+
+def _text(text: str, y: float, x0: float = 100, x1: float = 500, height: float = 14) -> Block:
+    return Block(BlockKind.TEXT, Box(x0, y, x1, y + height), (), text)
+
+
+def test_a_formula_read_twice_is_kept_once_with_its_number():
+    blocks = [_text("We find", 0), _formula("E=mc^2\\tag{13}", 40),
+              _formula("E = m c ^ { 2 }", 72), _text("which is famous.", 110)]
+    kept = one_reading(blocks)
+    assert [b.latex for b in kept if b.kind is BlockKind.FORMULA] == ["E=mc^2\\tag{13}"]
+    # the same equation far away on the page is a second equation, not a double reading
+    far = [_formula("E=mc^2", 40), _text("Much later, again:", 300), _formula("E=mc^2", 600)]
+    assert len(one_reading(far)) == 3
+
+
+def test_a_lone_equation_number_becomes_the_tag_of_the_formula_beside_it():
+    blocks = [_formula("a^2+b^2=c^2", 100), _text("(15)", 108, x0=520, x1=550),
+              _text("where a and b are the legs.", 150)]
+    tagged = numbers_as_tags(blocks)
+    assert [b.kind for b in tagged] == [BlockKind.FORMULA, BlockKind.TEXT]
+    assert tagged[0].latex == "a^2+b^2=c^2\\tag{15}"
+    assert "\\tag{15}" in render_block(tagged[0])
+    for number, tag in (("(2.13)", "2.13"), ("( A.1 )", "A.1"), ("(4a)", "4a")):
+        assert numbers_as_tags([_formula("x=1", 0), _text(number, 5, 520, 550)])[0].latex \
+            == f"x=1\\tag{{{tag}}}"
+    # a number far from every formula, or a formula already numbered, leaves the text alone
+    assert len(numbers_as_tags([_formula("x=1", 0), _text("(3)", 400, 520, 550)])) == 2
+    assert len(numbers_as_tags([_formula("x=1\\tag{2}", 0), _text("(3)", 5, 520, 550)])) == 2
+
+
+def test_an_item_number_is_text_before_its_formula():
+    blocks = labels_as_text([_formula("1 5 0 . \\quad s ( t ) = 2 t ^ { 3 } - 3 t ^ { 2 }", 0)])
+    assert [(b.kind, b.text or b.latex) for b in blocks] == [
+        (BlockKind.TEXT, "150."), (BlockKind.FORMULA, "s(t)=2t^3-3t^2")]
+    labelled = labels_as_text([_formula("( a ) \\quad x + y = 1 \\tag{4}", 0)])
+    assert [(b.text or b.latex) for b in labelled] == ["(a)", "x+y=1\\tag{4}"]
+    # a decimal number, or brackets that are part of the formula, stay
+    for latex in ("3.5x=7", "(a)=b", "(a+b)^2"):
+        assert len(labels_as_text([_formula(latex, 0)])) == 1
