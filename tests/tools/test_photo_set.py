@@ -83,3 +83,16 @@ def test_a_flat_scan_reads_the_same_with_the_photo_steps_on_and_off(engine, eval
     assert on.markdown == off.markdown
     assert [p.blocks for p in on.pages] == [p.blocks for p in off.pages]
     assert on.pages[0].page_outline == () and not on.pages[0].flattened
+
+
+@pytest.mark.slow
+def test_the_cli_exits_3_on_a_photo_that_lost_text_and_0_once_flattened(tmp_path, monkeypatch):
+    from engine.cli.main import main as cli_main
+
+    monkeypatch.setenv("PAPERLENS_CONFIG", str(tmp_path / "settings.json"))
+    photo = tmp_path / "curled.jpg"
+    photo.write_bytes(camera.photograph(pages.pixels(pages.draw("en_prose", 1)[0]),
+                                        camera.Shot("curl", 2), 1))
+    assert cli_main(["convert", str(photo), "-o", str(tmp_path / "as-given"),
+                     "--no-dewarp"]) == 3
+    assert cli_main(["convert", str(photo), "-o", str(tmp_path / "flattened")]) == 0

@@ -2,9 +2,11 @@
 Tesseract.
 
     python -m tools.photos [--seed 1] [--folder build/photos] [--results docs/results/photos.json]
+    python -m tools.photos --bench [--runs 3]
 
 generates the set (tools/photos/generate.py), measures it (tools/photos/measure.py) and rewrites
-the README's photo table (tools/readme_tables.py)."""
+the README's photo table (tools/readme_tables.py); with --bench, times the photo steps on a
+flat scan and on photos instead (tools/photos/bench.py -> docs/results/photos_bench.json)."""
 
 from __future__ import annotations
 
@@ -25,7 +27,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path,
                         default=REPO_ROOT / "docs" / "results" / "photos.json")
     parser.add_argument("--no-tesseract", action="store_true")
+    parser.add_argument("--bench", action="store_true")
+    parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
+    if args.bench:
+        from tools.photos.bench import bench
+
+        timings = bench(args.folder / "bench", args.runs, args.seed)
+        path = args.results.with_name("photos_bench.json")
+        path.write_text(json.dumps(timings, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps(timings, indent=1))
+        return 0
     folder = args.folder / f"seed-{args.seed}"
     generate(folder, args.seed)
     results = measure(folder, tesseract_too=not args.no_tesseract)
