@@ -124,7 +124,7 @@ def render_block(block: Block, table_format: str = "html") -> str:
         return f"![figure]({_link_target(block.image_path)})" if block.image_path else ""
     if kind is BlockKind.CODE:
         # The listing as shown (engine/structure/code.py), its language as the info string.
-        code = block.text
+        code = block.text or "\n".join(ln.text for ln in block.lines)
         return _fence(code) + block.language + "\n" + code + "\n" + _fence(code)
     return _prose(block)
 
