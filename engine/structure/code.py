@@ -7,8 +7,7 @@ the same width (the pitch), so each word's ink is as wide as its characters and 
 starts on a grid of whole character widths; the grid column of a line's first word is its
 indentation in spaces (the recogniser drops leading spaces). The content then tells code from
 monospaced prose (a typewritten letter): brackets, operators and keywords on many lines, few
-plain words. The thresholds are data (CODE_RULES, LANGUAGE_RULES), chosen on the generated
-screenshots of tools/uishots (seed 1) and checked on seed 2."""
+plain words. The thresholds are data (engine/structure/code_rules.py)."""
 
 from __future__ import annotations
 
@@ -19,72 +18,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from engine.structure.code_rules import (CODE_RULES, CODE_TOKEN, HINT_MARGIN, HINT_MIN_HITS,
+                                         KEYWORD_START, LANGUAGE_RULES, PLAIN_WORD, CodeRules)
 from engine.types import Block, BlockKind, Line
 
 
-@dataclass(frozen=True)
-class CodeRules:
-    min_lines: int = 2
-    """A listing has at least this many lines (one line says too little about its type)."""
-    min_words: int = 4
-    """OCR lines: words with boxes needed to measure the pitch."""
-    measure_chars: int = 3
-    """Words this long or longer measure the pitch (a shorter word's ink says little)."""
-    pitch_search: float = 0.08
-    """The pitch is searched within this share either side of what the widths say."""
-    bearing: float = 0.2
-    """Ink of a word of n monospaced characters spans about n - bearing cells."""
-    width_tolerance: float = 0.6
-    """A word fits the pitch when its ink is within this many cells of its characters' width."""
-    grid_tolerance: float = 0.3
-    """A word starts on the grid when its cell start is within this share of a cell of it."""
-    fit_share: float = 0.8
-    """Share of the words that must fit the pitch and sit on the grid."""
-    judge_words: int = 8
-    """A block with fewer words is judged by the listing's grid around it, not on its own."""
-    small_fit_share: float = 0.5
-    """Share of such a block's words that must be as wide as their characters."""
-    monospaced_share: float = 0.9
-    """Text-layer lines: share of the lines set in a monospaced font."""
-    token_share: float = 0.3
-    """Share of the lines holding a code token (CODE_TOKEN) or starting with a keyword."""
-    plain_word_share: float = 0.65
-    """At most this share of the words are plain words (letters, a trailing comma or stop)."""
-    letter_share: float = 0.4
-    """At least this share of the characters (spaces aside) are letters: a column of figures in
-    even-width digits, brackets round its losses, is no code (the set's listings: 0.61-0.83)."""
-    blank_rows: int = 2
-    """Blocks further apart than this many empty rows are separate listings."""
-    outdent_heights: float = 4.0
-    """Blocks of one listing lie above one another or at most this many line heights apart
-    sideways (a line outdented below an indented one)."""
-    height_ratio: float = 1.3
-    """Lines of one listing differ in height by at most this ratio."""
-
-
-CODE_RULES = CodeRules()
-
-CODE_TOKEN = re.compile(r"[{}\[\]();=<>#$]|->|==|!=|&&|\|\||\+\+|::|//")
-KEYWORD_START = re.compile(
-    r"^\s*(def|class|import|from|return|if|elif|else|for|while|try|except|with|raise|yield|"
-    r"function|const|let|var|async|await|export|public|private|static|int|void|char|struct|"
-    r"fn|pub|use|package|func|echo|cd|sudo|git|pip|npm|make)\b")
-PLAIN_WORD = re.compile(r"^[A-Za-z]+[,.]?$")
-
-LANGUAGE_RULES: dict[str, tuple[str, ...]] = {
-    "python": (r"^\s*def \w+\(.*\):\s*$", r"^\s*(import \w|from [\w.]+ import )",
-               r"^\s*class \w+.*:\s*$", r"^\s*(elif|except)\b.*:\s*$", r"\bself\.",
-               r"^\s*(for|while|if|with) .*:\s*$", r"\bNone\b|\bTrue\b|\bFalse\b"),
-    "javascript": (r"^\s*(async )?function\b", r"^\s*(const|let|var) \w+ =", r"=>",
-                   r"\bconsole\.log\(", r"===|!==", r"\bawait\b", r"\brequire\("),
-    "c": (r"^\s*#include\s*[<\"]", r"^\s*#define\b", r"\bint main\(", r"\bprintf\(",
-          r"\b(size_t|struct \w+ \*|unsigned|malloc|sizeof)\b", r"->\w"),
-}
-"""Language -> patterns of its lines. A hint is given when one language matches at least
-HINT_MIN_HITS lines and at least HINT_MARGIN times as many as any other; shell sessions and
-anything unclear get none."""
-HINT_MIN_HITS = 2
-HINT_MARGIN = 2.0
 _LANGUAGE_PATTERNS = {lang: tuple(re.compile(p) for p in pats)
                       for lang, pats in LANGUAGE_RULES.items()}
 
@@ -117,16 +55,18 @@ def measure_grid(lines: list[Line], rules: CodeRules = CODE_RULES) -> Grid | Non
     words = [w for ln in lines for w in ln.words]
     if len(words) < rules.min_words or any(not ln.words for ln in lines):
         return None
-    widths = [w.box.width / (len(w.text) - rules.bearing) for w in words
-              if len(w.text) >= rules.measure_chars]
-    if not widths:
+    # A line's ink, first word to last, spans its characters less the side bearings of two
+    # glyphs, which differ by font (a thin Courier leaves half a cell); over a line's length
+    # that is a few per cent, which the search below takes up.
+    spans = [(ln.words[-1].box.x1 - ln.words[0].box.x0) / (len(ln.text.strip()) - rules.bearing)
+             for ln in lines if len(ln.text.strip()) >= rules.measure_chars]
+    if not spans:
         return None
-    pitch = _tuned_pitch(words, statistics.median(widths), rules)
+    pitch = _tuned_pitch(words, statistics.median(spans), rules)
     starts = [w.box.center_x - pitch * len(w.text) / 2 for w in words]
     origin = _phase_origin(starts, pitch)
-    fits = sum(abs(w.box.width - pitch * (len(w.text) - rules.bearing)) <= rules.width_tolerance
-               * pitch and abs(_offset(s, origin, pitch)) <= rules.grid_tolerance
-               for w, s in zip(words, starts))
+    fits = sum(_fits(w, Grid(pitch, origin), rules) and abs(_offset(s, origin, pitch))
+               <= rules.grid_tolerance for w, s in zip(words, starts))
     if fits < rules.fit_share * len(words):
         return None
     return Grid(pitch, origin)
@@ -208,13 +148,46 @@ def _pieces(line: Line, grid: Grid) -> list[tuple[int, str]]:
     """(column, text) of a line's words, or of the whole line where it has no word boxes."""
     if not line.words:
         return [(round((line.box.x0 - grid.origin) / grid.pitch), line.text.strip())]
-    return [(_column(word, grid), word.text) for word in line.words]
+    pieces = [(_column(line.words[0], grid), line.words[0].text)]
+    for before, word in zip(line.words, line.words[1:]):
+        # Each word placed from the one before, not from the margin: a pitch off by a per cent
+        # is half a cell fifty cells in.
+        pieces.append((pieces[-1][0] + len(pieces[-1][1]) + _spaces(before, word, grid),
+                       word.text))
+    return pieces
+
+
+def _spaces(before, word, grid: Grid, rules: CodeRules = CODE_RULES) -> int:
+    """Spaces between two words: none where their ink is no further apart than two letters'
+    (the recogniser split one word); else counted between their centres (glyphs' side
+    bearings differ by font and by glyph, "||" is narrow ink in two cells), or across the gap
+    where a word lost a character."""
+    gap = word.box.x0 - before.box.x1
+    if gap < rules.word_gap * grid.pitch:
+        return 0
+    if _short(before, grid, rules) or _short(word, grid, rules):
+        return max(1, round(gap / grid.pitch - rules.bearing))
+    between = ((word.box.center_x - before.box.center_x) / grid.pitch
+               - (len(before.text) + len(word.text)) / 2)
+    return max(1, round(between))
+
+
+def _short(word, grid: Grid, rules: CodeRules = CODE_RULES) -> bool:
+    """Whether a word's ink is wider than its characters: the recogniser dropped one (a doubled
+    "__" read as one), so its centre is not theirs."""
+    return (word.box.width - grid.pitch * (len(word.text) - rules.bearing)
+            > rules.width_tolerance * grid.pitch)
+
+
+def _fits(word, grid: Grid, rules: CodeRules = CODE_RULES) -> bool:
+    """Whether a word's ink is as wide as its characters."""
+    return (abs(word.box.width - grid.pitch * (len(word.text) - rules.bearing))
+            <= rules.width_tolerance * grid.pitch)
 
 
 def _row_text(pieces: list[tuple[int, str]]) -> str:
     out = ""
     for column, text in sorted(pieces):
-        # A space is a whole cell: words the recogniser split with none between are one.
         out += " " * max(column - len(out), 0) + text
     return out
 
@@ -226,8 +199,7 @@ INK_BEARING = 0.7
 def _column(word, grid: Grid, rules: CodeRules = CODE_RULES) -> int:
     """The grid column a word starts in: from its centre when its ink is as wide as its
     characters, else (a character dropped or doubled by the recogniser) from its left edge."""
-    cells = len(word.text) - rules.bearing
-    if abs(word.box.width - grid.pitch * cells) <= rules.width_tolerance * grid.pitch:
+    if _fits(word, grid, rules):
         return round((word.box.center_x - grid.pitch * len(word.text) / 2 - grid.origin)
                      / grid.pitch)
     return math.floor((word.box.x0 - grid.origin) / grid.pitch + 1 - INK_BEARING)
@@ -283,8 +255,7 @@ def _on_grid(block: Block, grid: Grid, rules: CodeRules) -> bool:
     if len(words) == 1:
         # A lone glyph read as two ("}" as "ij"): where it starts is all it can say.
         return True
-    fitting = sum(abs(w.box.width - grid.pitch * (len(w.text) - rules.bearing))
-                  <= rules.width_tolerance * grid.pitch for w in words)
+    fitting = sum(_fits(w, grid, rules) for w in words)
     return fitting >= rules.small_fit_share * len(words)
 
 
