@@ -65,6 +65,9 @@ class ConvertOptions:
     inline_math: bool = True
     """Formulas inside running text written as `$...$` (engine/formulas/inline.py); False
     keeps such text as the page spells it (the CLI's --inline-math off)."""
+    languages: tuple[str, ...] = ()
+    """Tesseract language codes the OCR reads every line with ("rus", "eng"), as Tesseract's
+    `-l rus+eng`; empty: scripts found line by line (engine/ocr/script_reading.py)."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:
@@ -100,6 +103,15 @@ def parse_method(value: str) -> TextMethod:
         return TextMethod(value)
     except ValueError:
         raise InvalidOptions(f"Unknown text method {value!r}; use auto, txt or ocr.") from None
+
+
+def parse_languages(spec: str) -> tuple[str, ...]:
+    """'rus+eng' -> ("rus", "eng"): Tesseract language codes, as its `-l` takes them."""
+    codes = tuple(code.strip() for code in spec.split("+") if code.strip())
+    if not codes or not all(code.replace("_", "").isalnum() and code.isascii() for code in codes):
+        raise InvalidOptions(f"Unknown languages {spec!r}; give Tesseract language codes joined "
+                             "by +, e.g. rus+eng.")
+    return codes
 
 
 def parse_page_ranges(spec: str) -> tuple[int, ...]:

@@ -59,6 +59,8 @@ class PageState:
     which engine/photo warped to the upright rectangle `image` is; empty otherwise."""
     flattened: bool = False
     """A photographed page whose curl engine/photo/dewarp.py flattened."""
+    scripts: tuple[str, ...] = ()
+    """Scripts the OCR read lines in beyond PP-OCR's own (engine/ocr/script_reading.py)."""
     timings_s: dict[str, float] = field(default_factory=dict)
 
     def warn(self, message: str) -> "PageState":
@@ -110,8 +112,8 @@ class PageState:
                           text_source=self.text_source, text_source_reason=self.text_source_reason,
                           blocks=self.blocks, rotation=self.rotation, warnings=self.warnings,
                           timings_s=dict(self.timings_s), status=status, errors=self.errors,
-                          handwriting=self.handwriting, page_outline=self.page_outline,
-                          flattened=self.flattened)
+                          handwriting=self.handwriting, scripts=self.scripts,
+                          page_outline=self.page_outline, flattened=self.flattened)
 
 
 @dataclass(frozen=True)

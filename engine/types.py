@@ -221,6 +221,9 @@ class PageResult:
     handwriting: bool = False
     """The page looks mostly handwritten (engine/ocr/handwriting.py): its text comes from a
     recogniser trained on print and is likely wrong; a page warning says so."""
+    scripts: tuple[str, ...] = ()
+    """Scripts the OCR read lines in beyond the PP-OCR recogniser's Latin, Chinese and
+    Japanese, with Tesseract (engine/ocr/script_reading.py); or the languages the user named."""
     page_outline: tuple[float, ...] = ()
     """A photographed page: its four corners in the input picture (x0, y0, ... x3, y3 clockwise
     from top-left), warped to the upright page of `width` x `height` the boxes refer to;

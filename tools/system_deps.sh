@@ -26,6 +26,13 @@ read -r -d '' -a wayland_packages < <(library_packages wayland) || true
   || { echo "system_deps: could not read the package lists from gui/platform_libraries.py"; exit 1; }
 required_packages=("${window_packages[@]}")
 optional_packages=()
+# Tesseract's script detection and line recogniser data for the scripts PP-OCR cannot read
+# (engine/ocr/scripts.py names the same packages; without one, its script's lines are reported
+# as unread, with this install command).
+script_packages=(tesseract-ocr-osd tesseract-ocr-script-cyrl tesseract-ocr-script-grek
+                 tesseract-ocr-script-arab tesseract-ocr-script-hebr tesseract-ocr-script-deva
+                 tesseract-ocr-script-thai tesseract-ocr-script-taml tesseract-ocr-script-hang
+                 tesseract-ocr-script-viet)
 if [ "$mode" = test ]; then
   required_packages+=("${wayland_packages[@]}" xvfb xauth)
   # util-linux gives `unshare` and `mount`: the GPU tests fake /sys/class/drm, and a window
@@ -44,6 +51,14 @@ if [ "$mode" = test ]; then
   # Noto CJK fonts and the Chinese manual pages (their prose): the generated Chinese pages of
   # tools/structure that tests/engine/test_structure_cjk.py reads.
   required_packages+=(fonts-noto-cjk manpages-zh)
+  # The multi-script set (tools/scripts) and its tests: Noto fonts for every script, and
+  # Tesseract's language data for the comparison it runs (told each page's language).
+  required_packages+=("${script_packages[@]}" fonts-noto-core)
+  optional_packages+=(tesseract-ocr-rus tesseract-ocr-bul tesseract-ocr-ell tesseract-ocr-ara
+                      tesseract-ocr-fas tesseract-ocr-heb tesseract-ocr-hin tesseract-ocr-tha
+                      tesseract-ocr-tam tesseract-ocr-kor tesseract-ocr-vie tesseract-ocr-deu
+                      tesseract-ocr-pol tesseract-ocr-tur tesseract-ocr-jpn tesseract-ocr-chi-tra
+                      tesseract-ocr-eng)
   # Headless Chromium draws the screenshot set (tools/uishots: `python -m tools.uishots all`);
   # the tests draw their screenshots with PIL and never need it. Tesseract is measured beside
   # Paperlens on that set.
@@ -56,6 +71,8 @@ if [ "$mode" = test ]; then
 else
   # Without these the app still opens its window through X11 (XWayland on a Wayland desktop).
   optional_packages+=("${wayland_packages[@]}")
+  # Without these, lines in those scripts are reported as unread (the page is partial).
+  optional_packages+=("${script_packages[@]}")
 fi
 mesa_min_major=25
 backports_suite=bookworm-backports

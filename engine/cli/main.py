@@ -21,8 +21,8 @@ from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
 from engine.export.formats import EXPORT_FORMATS, EXPORT_SUFFIXES, OutputFormat, parse_formats
 from engine.types import Status
-from engine.options import (options_from_settings, parse_layout, parse_method,
-                            parse_page_ranges)
+from engine.options import (options_from_settings, parse_languages, parse_layout,
+                            parse_method, parse_page_ranges)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--no-dewarp", action="store_true",
                          help="read photographed pages as given: no page outline, perspective "
                               "or curl correction")
+    convert.add_argument("--lang", metavar="LANGS",
+                         help="read every OCR line with these Tesseract languages, e.g. rus+eng "
+                              "(default: scripts found line by line)")
     convert.add_argument("--formula-image", action="store_true",
                          help="read each image input as one formula (default: only images that "
                               "look like one formula are)")
@@ -227,6 +230,8 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             flags["dewarp"] = False
         if args.inline_math == "off":
             flags["inline_math"] = False
+        if args.lang:
+            flags["languages"] = parse_languages(args.lang)
         options = options_from_settings(
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,

@@ -19,6 +19,8 @@ from engine.ocr.detection import TextDetector
 from engine.ocr.direction import TextDirectionClassifier
 from engine.ocr.orientation import PageOrientationClassifier
 from engine.ocr.recognition import TextRecognizer
+from engine.ocr.script_reading import ScriptReader
+from engine.ocr.tesseract import SYSTEM_LANGUAGE_DIRS, TesseractLines
 
 ProgressSink = Callable[[ModelDownloadProgress], None]
 
@@ -28,8 +30,10 @@ class ModelSet:
 
     def __init__(self, model_dir: Path, index_url: str | None,
                  sessions: SessionFactory | None = None, device=None,
-                 manifest: Mapping[str, ModelSpec] | Path | None = None) -> None:
+                 manifest: Mapping[str, ModelSpec] | Path | None = None,
+                 language_dirs: tuple[Path, ...] = SYSTEM_LANGUAGE_DIRS) -> None:
         self._sink: ProgressSink | None = None
+        self._language_dirs = language_dirs
         self.store = ModelStore(model_dir, index_url, on_progress=self._forward_progress,
                                 manifest=manifest)
         self.sessions = sessions or SessionFactory(device=device)
@@ -67,6 +71,8 @@ class ModelSet:
                     TextDirectionClassifier(self._session("cls", cls_path)),
                     TextRecognizer(self._session("rec", rec_path)),
                     self._orientation_classifier(),
+                    ScriptReader(TesseractLines(self.store.ensure,
+                                                (self.store.model_dir, *self._language_dirs))),
                 )
             return self._reader
 

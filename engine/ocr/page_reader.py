@@ -12,12 +12,21 @@ from engine.ocr.direction import TextDirectionClassifier
 from engine.ocr.orientation import (PageOrientationClassifier, looks_sideways, needs_second_opinion,
                                     quarter_turn, upside_down)
 from engine.ocr.recognition import TextRecognizer
+from engine.ocr.script_reading import ScriptReader, ScriptReadings, Unreadable
 from engine.ocr.spacing import restore_word_spaces
 from engine.ocr.word_boxes import line_words
 from engine.types import Box, Line
 
 # Lines read with less confidence than this are noise (texture, photos), not text.
 MIN_LINE_SCORE = 0.5
+# Lines (the widest) read turned over to confirm an upside-down verdict, and how much better
+# PP-OCR must read them so: turned dev pages and generated Latin/CJK pages gained 0.27-0.64
+# (a handwritten letter 0.27), an upright Hebrew page -0.14, an upright Hindi page -0.01; or
+# read them turned at a mean score this high (two turned one-line Chinese images gained only
+# 0.06-0.09, reading at 1.0 turned; the upright Hebrew page read at 0.59 turned).
+TURN_SAMPLE_LINES = 6
+TURN_SCORE_GAIN = 0.1
+TURN_SCORE_SURE = 0.9
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,10 @@ class OcrOutcome:
     text_mask: np.ndarray | None = None
     """Where the detector saw text on the page as read (its probability map over the threshold,
     bool, at the detector's scale): the coverage check finds text no line holds there."""
+    scripts: tuple[str, ...] = ()
+    """Scripts beyond PP-OCR's that lines were read in (engine/ocr/script_reading.py)."""
+    unreadable: tuple[Unreadable, ...] = ()
+    """Scripts found on the page that no installed recogniser reads."""
 
 
 class PageReader:
@@ -41,11 +54,22 @@ class PageReader:
 
     def __init__(self, detector: TextDetector, direction: TextDirectionClassifier | None,
                  recognizer: TextRecognizer,
-                 orientation: PageOrientationClassifier | None = None) -> None:
+                 orientation: PageOrientationClassifier | None = None,
+                 scripts: ScriptReader | None = None) -> None:
         self.detector = detector
         self.direction = direction
         self.recognizer = recognizer
         self.orientation = orientation
+        self.scripts = scripts
+
+    def read_lines(self, crops: list[np.ndarray], languages: tuple[str, ...] = ()
+                  ) -> ScriptReadings:
+        """Line crops read by the PP-OCR recogniser, and those in scripts it cannot read read
+        again by Tesseract (or every line, with the languages the user named)."""
+        readings = self.recognizer.recognize(crops)
+        if self.scripts is None:
+            return ScriptReadings(readings)
+        return self.scripts.read_again(crops, readings, MIN_LINE_SCORE, languages)
 
     def quarter_turn(self, image: np.ndarray, regions: list[TextRegion]) -> int:
         """0, or the clockwise turn (90, 270) that sets a page lying on its side upright.
@@ -72,6 +96,26 @@ class PageReader:
             verdict = self.orientation.classify(image, regions)
         return upside_down(share, verdict)
 
+    def confirm_turn(self, crops: list[np.ndarray]) -> bool:
+        """Whether an upside-down verdict of the line classifier holds. It was trained on
+        Chinese and Latin lines: upright Hebrew and Hindi pages looked upside down to it. The
+        verdict holds when PP-OCR reads the widest lines turned over better than as they lie
+        (mean score TURN_SCORE_GAIN higher, or TURN_SCORE_SURE, and most of them not doubted); otherwise the page is
+        in a script PP-OCR cannot read, and Tesseract decides (engine/ocr/script_reading.py;
+        when it cannot tell, the page is left as it lies)."""
+        if self.scripts is None:
+            return True
+        sample = [crops[i] for i in sorted(range(len(crops)),
+                                           key=lambda i: -crops[i].shape[1])[:TURN_SAMPLE_LINES]]
+        turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in sample]
+        as_read, over = self.recognizer.recognize(sample), self.recognizer.recognize(turned)
+        mean_over = sum(r.score for r in over) / len(sample)
+        gain = mean_over - sum(r.score for r in as_read) / len(sample)
+        if ((gain >= TURN_SCORE_GAIN or mean_over >= TURN_SCORE_SURE)
+                and not self.scripts.mostly_doubted(turned, over, MIN_LINE_SCORE)):
+            return True
+        return bool(self.scripts.turned_over(sample))
+
     def _turn(self, image: np.ndarray, rotation: int
               ) -> tuple[np.ndarray, list[TextRegion], np.ndarray]:
         """The page turned clockwise by `rotation`, and its text detected again there rather
@@ -80,7 +124,7 @@ class PageReader:
         image = turn_image(image, rotation)
         return (image, *self.detector.detect_with_map(image))
 
-    def read(self, image: np.ndarray) -> OcrOutcome:
+    def read(self, image: np.ndarray, languages: tuple[str, ...] = ()) -> OcrOutcome:
         regions, text_mask = self.detector.detect_with_map(image)
         if not regions:
             return OcrOutcome([], 0, np.ascontiguousarray(image), text_mask=text_mask)
@@ -88,13 +132,13 @@ class PageReader:
         if rotation:
             image, regions, text_mask = self._turn(image, rotation)
         crops = [crop_quad(image, r.quad) for r in regions]
-        if self.is_upside_down(image, regions, crops):
+        if self.is_upside_down(image, regions, crops) and self.confirm_turn(crops):
             image, regions, text_mask = self._turn(image, 180)
             rotation = (rotation + 180) % 360
             crops = [crop_quad(image, r.quad) for r in regions]
-        texts = self.recognizer.recognize(crops)
+        found = self.read_lines(crops, languages)
         lines, unread = [], []
-        for region, rec, crop in zip(regions, texts, crops):
+        for region, rec, crop in zip(regions, found.readings, crops):
             text = rec.text.strip()
             x0, y0, x1, y1 = quad_bounds(region.quad)
             if not text or rec.score < MIN_LINE_SCORE:
@@ -104,4 +148,5 @@ class PageReader:
             lines.append(Line(text=spaced.strip(), box=Box(x0, y0, x1, y1), score=rec.score,
                               font_size=0.0,
                               words=line_words(spaced, steps, region.quad, crop)))
-        return OcrOutcome(lines, rotation, np.ascontiguousarray(image), tuple(unread), text_mask)
+        return OcrOutcome(lines, rotation, np.ascontiguousarray(image), tuple(unread), text_mask,
+                          scripts=found.scripts, unreadable=found.unreadable)

@@ -10,15 +10,20 @@ from engine.ocr.gutters import plan_cuts
 from engine.ocr.leaders import join_at_leaders
 from engine.ocr.page_reader import MIN_LINE_SCORE
 from engine.page import PageState
-from engine.types import Line, TextSource
+from engine.types import Line, PageError, TextSource
+
+# The kind of the page error for lines in a script no installed recogniser reads.
+SCRIPT_UNAVAILABLE = "ScriptUnavailable"
 
 
 def recognize_text(page: PageState, models) -> PageState:
     if page.text_source is not TextSource.OCR:
         return page
-    outcome = models.page_reader().read(page.image)
+    outcome = models.page_reader().read(page.image, page.options.languages)
     page = replace(page, lines=tuple(outcome.lines), unread=outcome.unread,
-                   text_mask=outcome.text_mask)
+                   text_mask=outcome.text_mask, scripts=outcome.scripts,
+                   errors=page.errors + tuple(PageError("ocr", SCRIPT_UNAVAILABLE, u.message())
+                                              for u in outcome.unreadable))
     if outcome.rotation:
         page = page.turned(outcome.rotation, outcome.image)
     return page
@@ -38,7 +43,7 @@ def split_at_gutters(page: PageState, models) -> PageState:
     # the part's letters worse (a degraded two-column journal scan of tools/structure lost whole
     # words that way, 0.987 -> 0.969; 0.997 without the margin).
     crops = [page.crop(part, margin=0) for cut in cuts for part in cut.parts]
-    readings = iter(models.page_reader().recognizer.recognize(crops))
+    readings = iter(models.page_reader().read_lines(crops, page.options.languages).readings)
     replacement: dict[int, list[Line]] = {}
     for cut in cuts:
         parts = [Line(text=rec.text.strip(), box=part, score=rec.score,

@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.ocr.gutters import column_parts, gutter_x, plan_cuts
 from engine.ocr.recognition import Recognized
+from engine.ocr.script_reading import ScriptReadings
 from engine.ocr.stage import split_at_gutters
 from engine.options import ConvertOptions
 from engine.page import PageState
@@ -95,6 +96,9 @@ class Reader:
         self.crops.extend(crops)
         return [Recognized(text, 0.95) for text, _ in zip(self.answers, crops)] + \
             [Recognized("", 0.0)] * max(0, len(crops) - len(self.answers))
+
+    def read_lines(self, crops, languages=()):
+        return ScriptReadings(self.recognize(crops))
 
 
 def test_the_stage_replaces_a_bridging_line_by_its_parts_in_place():

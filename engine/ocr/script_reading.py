@@ -1,0 +1,194 @@
+"""Lines in scripts the PP-OCR recogniser cannot read, found and read again with Tesseract.
+
+Per page: the lines whose PP-OCR reading shows it missed their script (engine/ocr/scripts.py:
+read as nothing or too short for the line, or mostly Greek, or with letters only Vietnamese
+writes) are the only ones looked at again, so a Chinese, English or Japanese page whose lines
+all read well costs nothing more. The doubted lines without a hint are stacked into one image
+that Tesseract's script detection names; each doubted line is then read with its script's
+Tesseract data and the reading replaces PP-OCR's only when confident and in that script. A
+script whose data is not installed is reported, never read as garbage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import ModelUnavailable
+from engine.ocr.recognition import Recognized
+from engine.ocr.scripts import (OSD_DEBIAN_PACKAGE, OSD_MODEL_ID, PP_OCR_SCRIPTS, RULES,
+                                SCRIPT_MODELS, ScriptRules, accepted, doubted, hinted_script,
+                                normalised, osd_script)
+from engine.ocr.tesseract import TesseractLines
+
+# Tesseract language codes the PP-OCR recogniser reads itself: pinning only these changes
+# nothing.
+PP_OCR_LANGUAGES = frozenset({"eng", "chi_sim", "chi_tra", "jpn", "chi_sim_vert", "chi_tra_vert",
+                              "jpn_vert"})
+# Lines stacked for script detection are scaled to this height, cut to OSD_MAX_HEIGHTS line
+# heights long, with this much white between, and repeated up to OSD_MIN_LINES: on one line of
+# Hindi at 48 px the detection answered nothing, on four of them at 64 px "Devanagari" (all
+# seven scripts of tools/scripts named right that way; its time grows with the image's area).
+OSD_LINE_PX = 64
+OSD_MAX_HEIGHTS = 14
+OSD_GAP_PX = 16
+OSD_MIN_LINES = 4
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A script found on the page that no installed recogniser reads, and how to get one."""
+
+    script: str
+    lines: int
+    install: str
+
+    def message(self) -> str:
+        noun = "line" if self.lines == 1 else "lines"
+        return (f"{self.lines} {noun} in the {self.script} script not read: {self.install}")
+
+
+@dataclass(frozen=True)
+class ScriptReadings:
+    readings: list[Recognized]
+    """The PP-OCR readings, with those read again by Tesseract replaced."""
+    scripts: tuple[str, ...] = ()
+    """Scripts that Tesseract read lines in."""
+    unreadable: tuple[Unreadable, ...] = ()
+
+
+def install_hint(script: str) -> str:
+    model = SCRIPT_MODELS.get(script)
+    if model is None:
+        return f"Paperlens has no recogniser for the {script} script yet."
+    return (f"install its recogniser with `sudo apt-get install {model.debian_package}` or "
+            f"`paperlens-cli models fetch {model.model_id}`.")
+
+
+def stack_lines(crops: list[np.ndarray]) -> np.ndarray:
+    """The crops scaled to one height and stacked with white between them (one RGB image)."""
+    import cv2
+
+    scaled = [cv2.resize(c, (max(1, round(c.shape[1] * OSD_LINE_PX / max(c.shape[0], 1))),
+                             OSD_LINE_PX), interpolation=cv2.INTER_AREA)[:, :OSD_LINE_PX * OSD_MAX_HEIGHTS]
+              for c in crops]
+    scaled = [scaled[i % len(scaled)] for i in range(max(len(scaled), OSD_MIN_LINES))]
+    width = max(s.shape[1] for s in scaled) + 2 * OSD_GAP_PX
+    height = len(scaled) * (OSD_LINE_PX + OSD_GAP_PX) + OSD_GAP_PX
+    sheet = np.full((height, width, 3), 255, dtype=np.uint8)
+    for i, s in enumerate(scaled):
+        y = OSD_GAP_PX + i * (OSD_LINE_PX + OSD_GAP_PX)
+        sheet[y:y + OSD_LINE_PX, OSD_GAP_PX:OSD_GAP_PX + s.shape[1]] = s[:, :, :3]
+    return sheet
+
+
+class ScriptReader:
+    """Reads again, with Tesseract, the lines of a page that PP-OCR missed the script of."""
+
+    def __init__(self, tesseract: TesseractLines, rules: ScriptRules = RULES) -> None:
+        self.tesseract = tesseract
+        self.rules = rules
+
+    def read_again(self, crops: list[np.ndarray], readings: list[Recognized], min_score: float,
+                   languages: tuple[str, ...] = ()) -> ScriptReadings:
+        if languages:
+            return self._pinned(crops, readings, languages)
+        groups: dict[str, list[int]] = {}
+        unknown: list[int] = []
+        for i, (crop, rec) in enumerate(zip(crops, readings)):
+            height, width = crop.shape[:2]
+            hint = hinted_script(rec.text, self.rules) if rec.score >= min_score else None
+            if hint is not None and width >= self.rules.min_aspect * height:
+                groups.setdefault(hint, []).append(i)
+            elif doubted(rec.text, rec.score, width, height, min_score, self.rules):
+                unknown.append(i)
+        unreadable: list[Unreadable] = []
+        if unknown:
+            script = self._detect(crops, unknown, unreadable)
+            if script is not None and script not in PP_OCR_SCRIPTS:
+                groups.setdefault(script, []).extend(unknown)
+        readings = list(readings)
+        scripts = []
+        for script, indices in sorted(groups.items()):
+            model = SCRIPT_MODELS.get(script)
+            if model is None:
+                unreadable.append(Unreadable(script, len(indices), install_hint(script)))
+                continue
+            try:
+                found = self.tesseract.read([crops[i] for i in indices], model.model_id)
+            except ModelUnavailable:
+                unreadable.append(Unreadable(script, len(indices), install_hint(script)))
+                continue
+            for i, line in zip(indices, found):
+                text = normalised(line.text, model)
+                if accepted(text, line.confidence, model, self.rules):
+                    readings[i] = Recognized(text=text, score=line.confidence)
+                    if script not in scripts:
+                        scripts.append(script)
+        return ScriptReadings(readings, tuple(scripts), tuple(unreadable))
+
+    def _detect(self, crops: list[np.ndarray], indices: list[int],
+                unreadable: list[Unreadable]) -> str | None:
+        """The script Tesseract's detection sees in the doubted lines, stacked into one image
+        (the widest first); None when it cannot tell."""
+        chosen = sorted(indices, key=lambda i: -crops[i].shape[1])[:self.rules.max_osd_lines]
+        try:
+            guess = self.tesseract.detect_script(stack_lines([crops[i] for i in chosen]),
+                                                 OSD_MODEL_ID)
+        except ModelUnavailable:
+            unreadable.append(Unreadable(
+                "unknown", len(indices),
+                "Paperlens cannot tell their script without Tesseract's script detection; "
+                f"install it with `sudo apt-get install {OSD_DEBIAN_PACKAGE}` or "
+                f"`paperlens-cli models fetch {OSD_MODEL_ID}`."))
+            return None
+        if guess is None or guess.confidence < self.rules.min_osd_confidence:
+            return None
+        return osd_script(guess.script)
+
+    def mostly_doubted(self, crops: list[np.ndarray], readings: list[Recognized],
+                       min_score: float) -> bool:
+        """Whether most of these PP-OCR readings are doubted (engine/ocr/scripts.doubted)."""
+        doubts = sum(doubted(rec.text, rec.score, crop.shape[1], crop.shape[0], min_score,
+                             self.rules) for crop, rec in zip(crops, readings))
+        return doubts > len(crops) / 2
+
+    def turned_over(self, crops: list[np.ndarray]) -> bool | None:
+        """Whether lines in a script PP-OCR does not read are upside down: Tesseract's
+        detection names their script, and its recogniser reads them both ways (the way read
+        with more confidence wins; the detection's own orientation answered 180 for upright
+        Hindi). None when the detection cannot tell or is not installed."""
+        try:
+            guess = self.tesseract.detect_script(stack_lines(crops), OSD_MODEL_ID)
+        except ModelUnavailable:
+            return None
+        if guess is None:
+            return None
+        model = SCRIPT_MODELS.get(osd_script(guess.script) or "")
+        if model is None:
+            return guess.turned_degrees == 180
+        turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
+        try:
+            upright = self.tesseract.read(crops, model.model_id)
+            over = self.tesseract.read(turned, model.model_id)
+        except ModelUnavailable:
+            return guess.turned_degrees == 180
+        return (sum(r.confidence for r in over) > sum(r.confidence for r in upright))
+
+    def _pinned(self, crops: list[np.ndarray], readings: list[Recognized],
+                languages: tuple[str, ...]) -> ScriptReadings:
+        """Languages named by the user: every line read with them, as Tesseract's `-l` does,
+        unless they are all PP-OCR's own."""
+        if set(languages) <= PP_OCR_LANGUAGES or not crops:
+            return ScriptReadings(list(readings))
+        try:
+            found = self.tesseract.read_languages(crops, languages)
+        except FileNotFoundError as missing:
+            return ScriptReadings(list(readings), (), (Unreadable(
+                f"language(s) {missing}", len(crops),
+                "install their Tesseract data, e.g. `sudo apt-get install "
+                + " ".join(f"tesseract-ocr-{lang.replace('_', '-')}"
+                           for lang in str(missing).split(", ")) + "`."),))
+        out = [Recognized(text=line.text, score=line.confidence) if line.text else rec
+               for rec, line in zip(readings, found)]
+        return ScriptReadings(out, ("+".join(languages),), ())

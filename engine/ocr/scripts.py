@@ -1,0 +1,196 @@
+"""Writing systems beyond the PP-OCR recogniser's: which scripts Paperlens reads with Tesseract's
+line recogniser, how to tell a text's script, and the signs that a PP-OCR reading missed its
+line's script (the rules, as data, that decide which lines are read again).
+
+The PP-OCRv6 small recogniser's dictionary (18,708 characters) has no Cyrillic, Hangul, Arabic,
+Hebrew, Devanagari, Thai or Tamil, Greek without accents and 2 of the 46 Vietnamese tone
+letters. On such a line its CTC decoder emits blanks where the letters are, so the reading is
+short for its line ("." for a line of Russian, at 0.97), or keeps the few letters it knows
+(Greek and Vietnamese without their accented letters). Scripts are named by Unicode's character
+names (unicodedata), never by hand-made code-point tables."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ScriptModel:
+    """A script Paperlens reads with Tesseract, and the model store entry that holds its data."""
+
+    script: str
+    """The script's name as Tesseract's script detection gives it ("Cyrillic")."""
+    model_id: str
+    """The model store id of its Tesseract data (resources/models.json)."""
+    letters: tuple[str, ...]
+    """First words of the Unicode names of its letters ("CYRILLIC")."""
+    debian_package: str
+    right_to_left: bool = False
+    normal_form: str | None = None
+    """A Unicode normal form its readings are put in: Tesseract's Greek data writes the micro
+    sign (U+00B5) for mu, which NFKC makes the Greek letter."""
+
+
+SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
+    ScriptModel("Cyrillic", "tesseract-cyrillic", ("CYRILLIC",), "tesseract-ocr-script-cyrl"),
+    ScriptModel("Greek", "tesseract-greek", ("GREEK",), "tesseract-ocr-script-grek",
+                normal_form="NFKC"),
+    ScriptModel("Arabic", "tesseract-arabic", ("ARABIC",), "tesseract-ocr-script-arab",
+                right_to_left=True),
+    ScriptModel("Hebrew", "tesseract-hebrew", ("HEBREW",), "tesseract-ocr-script-hebr",
+                right_to_left=True),
+    ScriptModel("Devanagari", "tesseract-devanagari", ("DEVANAGARI",),
+                "tesseract-ocr-script-deva"),
+    ScriptModel("Thai", "tesseract-thai", ("THAI",), "tesseract-ocr-script-thai"),
+    ScriptModel("Tamil", "tesseract-tamil", ("TAMIL",), "tesseract-ocr-script-taml"),
+    ScriptModel("Hangul", "tesseract-hangul", ("HANGUL",), "tesseract-ocr-script-hang"),
+    ScriptModel("Vietnamese", "tesseract-vietnamese", ("LATIN",), "tesseract-ocr-script-viet"),
+)}
+
+OSD_MODEL_ID = "tesseract-osd"
+OSD_DEBIAN_PACKAGE = "tesseract-ocr-osd"
+
+# Tesseract's script detection names Korean "Hangul" or "Korean"; "Latin", "Han", "Japanese",
+# "Katakana" and "Hiragana" are the PP-OCR recogniser's own scripts.
+OSD_ALIASES = {"Korean": "Hangul"}
+PP_OCR_SCRIPTS = frozenset({"Latin", "Han", "Japanese", "Katakana", "Hiragana", "Common"})
+
+
+@dataclass(frozen=True)
+class ScriptRules:
+    """When a PP-OCR reading is doubted and a Tesseract reading replaces it. Figures measured on
+    tools/scripts pages (200 dpi, Noto fonts) and the dev set's Chinese and English pages."""
+
+    min_coverage: float = 0.5
+    """A reading whose characters would fill less than this share of its line is short for it:
+    Latin, Chinese and Japanese dev lines fill 0.7-1.4 (one character of a height's half, a CJK
+    character of a whole height); a Russian line read as "." fills under 0.1."""
+    min_aspect: float = 3.0
+    """Lines shorter than this many heights (a page number, a bullet, a speck) are too short to
+    judge and keep their PP-OCR reading, or stay unread."""
+    min_share_known: float = 0.5
+    """A reading at least this share Greek letters is a Greek line read without its accents."""
+    min_confidence: float = 0.6
+    """Tesseract's mean word confidence (0-1) from which its reading replaces PP-OCR's: a line
+    read in its own script scored 0.87-0.96, in another script 0.04-0.72 (Thai data on a Latin
+    line, 0.72, is why the script share below also counts)."""
+    min_script_share: float = 0.6
+    """Share of a reading's letters in the model's script for it to count."""
+    max_osd_lines: int = 6
+    """Doubted lines stacked into the one image Tesseract's script detection looks at."""
+    min_osd_confidence: float = 0.5
+    """Tesseract's script confidence from which its answer is used: on four copies of one line
+    it answered 2-32 for the scripts above, 0.67 for Thai at 48 px high (3.3 at 64)."""
+
+
+RULES = ScriptRules()
+
+# Letters only Vietnamese writes among the languages PP-OCR reads: o and u with a horn, and a
+# vowel with a hook above or a dot below (PP-OCR keeps the few of them in its dictionary).
+VIETNAMESE_MARKS = ("WITH HORN", "HOOK ABOVE", "DOT BELOW")
+
+
+def char_script(char: str) -> str:
+    """The first word of a character's Unicode name ("CYRILLIC", "LATIN", "CJK"), "" for one
+    without a name."""
+    name = unicodedata.name(char, "")
+    return name.split(" ", 1)[0]
+
+
+def letters(text: str) -> list[str]:
+    return [c for c in text if c.isalpha()]
+
+
+def script_share(text: str, model: ScriptModel) -> float:
+    """Share of the text's letters that belong to the model's script (0 without letters)."""
+    found = letters(text)
+    if not found:
+        return 0.0
+    if model.script == "Vietnamese":
+        return sum(char_script(c) == "LATIN" for c in found) / len(found)
+    return sum(char_script(c) in model.letters for c in found) / len(found)
+
+
+def text_scripts(text: str) -> set[str]:
+    """The scripts of SCRIPT_MODELS whose letters the text holds (Vietnamese: its own marks)."""
+    found = set()
+    for char in letters(text):
+        first = char_script(char)
+        for model in SCRIPT_MODELS.values():
+            if first in model.letters and model.script != "Vietnamese":
+                found.add(model.script)
+        if is_vietnamese_letter(char):
+            found.add("Vietnamese")
+    return found
+
+
+def is_vietnamese_letter(char: str) -> bool:
+    name = unicodedata.name(char, "")
+    return name.startswith("LATIN") and any(mark in name for mark in VIETNAMESE_MARKS)
+
+
+def advance_heights(text: str) -> float:
+    """How many line heights the text would take: a wide (CJK) character one, a space 0.3,
+    anything else 0.5."""
+    total = 0.0
+    for char in text:
+        if char.isspace():
+            total += 0.3
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
+            total += 1.0
+        else:
+            total += 0.5
+    return total
+
+
+def coverage(text: str, width: float, height: float) -> float:
+    """Share of a line (width x height pixels) that the text would fill."""
+    if width <= 0 or height <= 0:
+        return 0.0
+    return advance_heights(text.strip()) / (width / height)
+
+
+def hinted_script(text: str, rules: ScriptRules = RULES) -> str | None:
+    """The script a PP-OCR reading shows it missed in part: mostly Greek letters (read without
+    accents), or letters only Vietnamese writes (read without most tone marks)."""
+    found = letters(text)
+    if not found:
+        return None
+    greek = sum(char_script(c) == "GREEK" for c in found) / len(found)
+    if greek >= rules.min_share_known:
+        return "Greek"
+    if any(is_vietnamese_letter(c) for c in found):
+        return "Vietnamese"
+    return None
+
+
+def doubted(text: str, score: float, width: float, height: float, min_score: float,
+            rules: ScriptRules = RULES) -> bool:
+    """Whether a PP-OCR reading may have missed its line's script: read as nothing, below the
+    score floor, or too short for its line; lines too short to judge never are."""
+    if height <= 0 or width / height < rules.min_aspect:
+        return False
+    text = text.strip()
+    return not text or score < min_score or coverage(text, width, height) < rules.min_coverage
+
+
+def accepted(text: str, confidence: float, model: ScriptModel,
+             rules: ScriptRules = RULES) -> bool:
+    """Whether a Tesseract reading with this script model is trusted over PP-OCR's."""
+    if confidence < rules.min_confidence or not text.strip():
+        return False
+    if model.script == "Vietnamese":
+        return any(is_vietnamese_letter(c) for c in text)
+    return script_share(text, model) >= rules.min_script_share
+
+
+def normalised(text: str, model: ScriptModel) -> str:
+    return unicodedata.normalize(model.normal_form, text) if model.normal_form else text
+
+
+def osd_script(name: str | None) -> str | None:
+    """A script name from Tesseract's script detection, with its aliases resolved."""
+    if not name:
+        return None
+    return OSD_ALIASES.get(name, name)

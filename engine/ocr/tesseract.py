@@ -1,0 +1,130 @@
+"""Tesseract's LSTM line recogniser and its script detection, through tesserocr (which carries
+libtesseract 5.5): text-line crops that Paperlens detected are read one by one in single-line
+mode, with one warm Tesseract instance per model (loading one takes 0.1-1 s; reading a line
+0.04-0.1 s)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from engine.errors import ModelUnavailable
+
+# Where Debian and Ubuntu put the language data of their tesseract-ocr-* packages.
+SYSTEM_LANGUAGE_DIRS = (Path("/usr/share/tesseract-ocr/5/tessdata"),
+                        Path("/usr/share/tesseract-ocr/4.00/tessdata"))
+
+Locate = Callable[[str], Path]
+"""Model store id -> the verified local path of its .traineddata file."""
+
+
+@dataclass(frozen=True)
+class LineReading:
+    text: str
+    confidence: float
+    """Tesseract's mean word confidence, 0-1."""
+
+
+@dataclass(frozen=True)
+class ScriptGuess:
+    script: str
+    confidence: float
+    """Tesseract's script confidence (unbounded; its own units)."""
+    turned_degrees: int = 0
+    """How far the text is turned from upright, in degrees (0, 90, 180, 270)."""
+
+
+def _set_image(api, image: np.ndarray) -> None:
+    """Hands an RGB (or grey) array to Tesseract as raw bytes."""
+    image = np.ascontiguousarray(image, dtype=np.uint8)
+    height, width = image.shape[:2]
+    depth = 1 if image.ndim == 2 else image.shape[2]
+    api.SetImageBytes(image.tobytes(), width, height, depth, width * depth)
+
+
+class TesseractLines:
+    """Reads single text lines with Tesseract's data files, each found through `locate` (the
+    model store) or, for languages named by the user, in `language_dirs`."""
+
+    def __init__(self, locate: Locate, language_dirs: tuple[Path, ...] = ()) -> None:
+        self._locate = locate
+        self._language_dirs = language_dirs
+        self._apis: dict[str, object] = {}
+        self._lock = threading.Lock()
+
+    def _api(self, key: str, folder: Path, languages: str, osd: bool = False):
+        try:
+            import tesserocr
+        except ImportError as exc:  # a platform without its wheel: the lines say so
+            raise ModelUnavailable("Tesseract's line recogniser (the tesserocr package) is not "
+                                   f"installed: {exc}") from exc
+
+        api = self._apis.get(key)
+        if api is None:
+            if osd:
+                api = tesserocr.PyTessBaseAPI(path=f"{folder}/", lang=languages,
+                                              psm=tesserocr.PSM.OSD_ONLY,
+                                              oem=tesserocr.OEM.TESSERACT_ONLY)
+            else:
+                api = tesserocr.PyTessBaseAPI(path=f"{folder}/", lang=languages,
+                                              psm=tesserocr.PSM.SINGLE_LINE,
+                                              oem=tesserocr.OEM.LSTM_ONLY)
+            self._apis[key] = api
+        return api
+
+    def read(self, crops: list[np.ndarray], model_id: str) -> list[LineReading]:
+        """Each crop (RGB, one text line) read with one model of the store."""
+        path = self._locate(model_id)
+        with self._lock:
+            api = self._api(model_id, path.parent, path.stem)
+            return [self._read_one(api, crop) for crop in crops]
+
+    def read_languages(self, crops: list[np.ndarray], languages: tuple[str, ...]
+                       ) -> list[LineReading]:
+        """Each crop read with Tesseract language data named by the user ("rus", "eng"), as
+        Tesseract's `-l rus+eng` reads them."""
+        folder = self.language_folder(languages)
+        key = "+".join(languages)
+        with self._lock:
+            api = self._api(f"lang:{key}", folder, key)
+            return [self._read_one(api, crop) for crop in crops]
+
+    def language_folder(self, languages: tuple[str, ...]) -> Path:
+        """The first folder holding every language's data; FileNotFoundError naming the
+        languages none holds."""
+        for folder in self._language_dirs:
+            if all((folder / f"{lang}.traineddata").is_file() for lang in languages):
+                return folder
+        missing = [lang for lang in languages
+                   if not any((d / f"{lang}.traineddata").is_file() for d in self._language_dirs)]
+        raise FileNotFoundError(", ".join(missing or languages))
+
+    def installed_languages(self) -> set[str]:
+        return {p.stem for folder in self._language_dirs if folder.is_dir()
+                for p in folder.glob("*.traineddata")}
+
+    @staticmethod
+    def _read_one(api, crop: np.ndarray) -> LineReading:
+        _set_image(api, crop)
+        text = api.GetUTF8Text().strip()
+        return LineReading(text=text, confidence=max(0.0, api.MeanTextConf()) / 100.0)
+
+    def detect_script(self, image: np.ndarray, model_id: str) -> ScriptGuess | None:
+        """Tesseract's script detection on an image of text lines; None when it cannot tell."""
+        path = self._locate(model_id)
+        with self._lock:
+            api = self._api(model_id, path.parent, path.stem, osd=True)
+            # The legacy classifier behind the detection adapts to what it saw: cleared, the
+            # same lines get the same answer whatever was read before (an upright Hindi page
+            # was called upside down after other pages).
+            api.ClearAdaptiveClassifier()
+            _set_image(api, image)
+            found = api.DetectOrientationScript()
+        if not found or not found.get("script_name"):
+            return None
+        return ScriptGuess(found["script_name"], float(found.get("script_conf", 0.0)),
+                           int(found.get("orient_deg", 0)))

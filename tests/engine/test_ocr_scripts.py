@@ -1,0 +1,191 @@
+"""Scripts beyond PP-OCR's: the rules that doubt a reading (pure), and pages in Russian, Arabic,
+English with Russian, an upright Russian page, and a script whose data is removed, read through
+the real models (PP-OCR, Tesseract's data from the Debian tesseract-ocr-script-* packages)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.ocr.scripts import (SCRIPT_MODELS, accepted, coverage, doubted, hinted_script,
+                                text_scripts)
+from tools.eval.edit_distance import similarity
+
+MIN_SCORE = 0.5
+
+
+def test_a_line_read_as_a_few_marks_is_doubted_and_a_full_one_is_not():
+    # A Russian line PP-OCR read as "." at 0.97 (its dictionary has no Cyrillic).
+    assert doubted(".     ,", 0.97, width=1300, height=55, min_score=MIN_SCORE)
+    assert not doubted("The quick brown fox jumps over the lazy dog near the river bank.", 1.0,
+                       width=1300, height=55, min_score=MIN_SCORE)
+    # Chinese characters are a whole height wide.
+    assert coverage("臺北是臺灣最大的城市，也是政治與經濟的中心。", 1200, 55) > 0.8
+    # Too short to judge: a page number.
+    assert not doubted("", 0.0, width=60, height=40, min_score=MIN_SCORE)
+
+
+def test_greek_and_vietnamese_read_without_their_accents_are_hinted():
+    assert hinted_script("λλδα εναι χρα τη ντινατλικ υρπη") == "Greek"
+    assert hinted_script("Vit Nam là mt quc gia nm  phía đông bán đo Đông Dương") == "Vietnamese"
+    assert hinted_script("The constant α is 0.5 in every run") is None
+    assert hinted_script("Berlin ist die größte Stadt des Landes") is None
+
+
+def test_a_tesseract_reading_counts_only_confident_and_in_its_script():
+    cyrillic = SCRIPT_MODELS["Cyrillic"]
+    assert accepted("Москва является столицей", 0.96, cyrillic)
+    assert not accepted("Москва является столицей", 0.4, cyrillic)
+    assert not accepted("MockBa ABJIAeTCA CTONMIeH", 0.9, cyrillic)
+    assert accepted("Việt Nam là một quốc gia", 0.95, SCRIPT_MODELS["Vietnamese"])
+    assert not accepted("Berlin ist die Hauptstadt", 0.95, SCRIPT_MODELS["Vietnamese"])
+    assert text_scripts("Москва and Αθήνα") == {"Cyrillic", "Greek"}
+
+
+# ---------------------------------------------------------------- with the real models
+
+tesserocr = pytest.importorskip("tesserocr")
+
+
+def page_image(key: str, paragraphs: tuple[str, ...] | None = None) -> np.ndarray:
+    from tools.scripts.pages import FontMissing, page_pdf, render
+    from tools.scripts.texts import SAMPLES
+
+    sample = next(s for s in SAMPLES if s.key == key)
+    if paragraphs is not None:
+        sample = replace(sample, paragraphs=paragraphs)
+    try:
+        return render(page_pdf(sample))
+    except FontMissing as missing:
+        pytest.skip(str(missing))
+
+
+def reader_has(reader, model_id: str) -> bool:
+    from engine.errors import ModelUnavailable
+
+    try:
+        reader.scripts.tesseract._locate(model_id)
+    except ModelUnavailable:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def reader(engine):
+    reader = engine.models.page_reader()
+    for model_id in ("tesseract-osd", "tesseract-cyrillic", "tesseract-arabic"):
+        if not reader_has(reader, model_id):
+            pytest.skip(f"{model_id}: Tesseract data not installed (tools/system_deps.sh)")
+    return reader
+
+
+def text_of(outcome) -> str:
+    return "\n".join(line.text for line in outcome.lines)
+
+
+RUSSIAN = ("Москва является столицей России и крупнейшим городом страны.",
+           "Здесь много музеев, театров и парков.")
+
+
+@pytest.mark.model
+def test_a_russian_page_is_read_in_cyrillic_and_not_turned(reader):
+    outcome = reader.read(page_image("russian", RUSSIAN))
+    assert outcome.rotation == 0
+    assert outcome.scripts == ("Cyrillic",)
+    assert similarity(text_of(outcome), "\n".join(RUSSIAN)) >= 0.95, text_of(outcome)
+    assert outcome.unread == () and outcome.unreadable == ()
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("key", ["hebrew", "hindi"])
+def test_an_upright_page_the_line_classifier_flips_stays_upright(reader, key):
+    from engine.imaging import crop_quad
+
+    image = page_image(key)
+    regions = reader.detector.detect(image)
+    crops = [crop_quad(image, r.quad) for r in regions]
+    # The Chinese/Latin line classifier alone calls these upright pages upside down.
+    assert reader.is_upside_down(image, regions, crops)
+    if not reader_has(reader, f"tesseract-{'hebrew' if key == 'hebrew' else 'devanagari'}"):
+        pytest.skip("Tesseract data for the script not installed")
+    assert not reader.confirm_turn(crops)
+
+
+@pytest.mark.model
+def test_a_bulgarian_page_upside_down_is_turned_and_read(reader):
+    from tools.scripts.texts import SAMPLES
+
+    bulgarian = next(s for s in SAMPLES if s.key == "bulgarian")
+    outcome = reader.read(np.ascontiguousarray(page_image("bulgarian")[::-1, ::-1]))
+    assert outcome.rotation == 180
+    assert similarity(text_of(outcome).replace("\n", " "), bulgarian.paragraphs[0]) >= 0.95
+
+
+@pytest.mark.model
+def test_an_arabic_line_is_in_logical_order(reader):
+    words = "القاهرة هي عاصمة مصر وأكبر مدنها"
+    outcome = reader.read(page_image("arabic", (words,)))
+    assert outcome.scripts == ("Arabic",)
+    [line] = outcome.lines
+    # Logical order: the first word read is the one at the right edge of the line.
+    assert line.text.split()[0] == "القاهرة", line.text
+    assert similarity(line.text, words) >= 0.95, line.text
+
+
+@pytest.mark.model
+def test_a_page_mixing_english_and_russian_reads_both(reader):
+    from tools.scripts.texts import SAMPLES
+
+    mixed = next(s for s in SAMPLES if s.key == "english_russian")
+    outcome = reader.read(page_image("english_russian"))
+    assert set(outcome.scripts) == {"Cyrillic"}
+    assert similarity(text_of(outcome).replace("\n", " "),
+                      " ".join(mixed.paragraphs)) >= 0.95, text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_script_whose_data_is_removed_is_named_with_its_install_and_exits_3(
+        tmp_path, settings, monkeypatch, capsys, reader):
+    """The store's Cyrillic entry points at an empty folder and an unreachable address: the
+    page is partial, says which script and how to install it, and the CLI exits with 3."""
+    import cv2
+
+    from engine.cli.main import EXIT_PARTIAL, main as cli_main
+    from engine.models import store as store_module
+    from engine.models.manifest import SourceSpec, load_manifest
+
+    real = Path(settings.model.base_dir)
+    models = tmp_path / "models"
+    models.mkdir()
+    for item in real.iterdir():
+        if item.is_file() and not item.name.startswith("Cyrillic"):
+            (models / item.name).symlink_to(item)
+    empty = tmp_path / "no-tessdata"
+    empty.mkdir()
+    specs = load_manifest()
+    specs["tesseract-cyrillic"] = replace(specs["tesseract-cyrillic"], sources=(
+        SourceSpec("file", path=str(empty)), SourceSpec("url", url="http://127.0.0.1:9/c")))
+    monkeypatch.setattr(store_module, "load_manifest", lambda path=None: dict(specs))
+    monkeypatch.setenv("PAPERLENS_CONFIG", str(tmp_path / "settings.json"))
+    monkeypatch.setenv("PAPERLENS_MODEL_DIR", str(models))
+    scan = tmp_path / "russian.png"
+    cv2.imwrite(str(scan), page_image("russian", RUSSIAN)[:, :, ::-1])
+    out = tmp_path / "out"
+
+    code = cli_main(["convert", str(scan), "-o", str(out), "--layout", "none"])
+
+    err = capsys.readouterr().err
+    assert code == EXIT_PARTIAL, err
+    page = json.loads((out / "russian.json").read_text(encoding="utf-8"))["pages"][0]
+    assert page["status"] == "partial"
+    [error] = page["errors"]
+    assert error["kind"] == "ScriptUnavailable"
+    assert "Cyrillic" in error["message"]
+    assert "apt-get install tesseract-ocr-script-cyrl" in error["message"]
+    assert "Cyrillic" in err
+    shutil.rmtree(models)

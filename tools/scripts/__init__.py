@@ -1,0 +1,1 @@
+"""The multi-script set: generated pages in every script with known truth (python -m tools.scripts)."""
