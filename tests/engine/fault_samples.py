@@ -231,29 +231,36 @@ class ChildRun:
     peak_mib: float
 
 
+# Runs the command given after it and prints its exit code and peak resident memory. A process
+# forked from the test session starts with the session's pages counted as its own (the models
+# the session loaded), so the CLI is started from this small interpreter instead.
+_MEASURE = (
+    "import json, os, subprocess, sys\n"
+    "child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_maxrss]))\n"
+)
+
+
 def run_cli_child(args: list[str], env: dict[str, str], cwd: Path,
                   timeout_s: float = 300.0) -> ChildRun:
     """`paperlens-cli ARGS` in a child reaped with wait4, which gives that child's own peak."""
+    import json
     import sys
     import tempfile
-    import time
 
     with tempfile.TemporaryFile() as err:
-        child = subprocess.Popen([sys.executable, "-m", "engine.cli.main", *args], cwd=cwd,
-                                 env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                 stderr=err)
-        deadline = time.monotonic() + timeout_s
-        while True:
-            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                child.kill()
-            time.sleep(0.05)
-        child.returncode = os.waitstatus_to_exitcode(status)
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", _MEASURE, sys.executable, "-m", "engine.cli.main", *args],
+                cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=False,
+                stdout=subprocess.PIPE, stderr=err, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise AssertionError(f"paperlens-cli {args} ran past {timeout_s} s") from exc
         err.seek(0)
         text = err.read().decode("utf-8", "replace")
-    return ChildRun(child.returncode, text, usage.ru_maxrss / 1024)
+    code, peak_kib = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    return ChildRun(code, text, peak_kib / 1024)
 
 
 # How the raw lines of the libraries we decode with begin (OpenCV's log, libpng, libjpeg,
