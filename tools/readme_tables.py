@@ -27,6 +27,7 @@ from tools.bench import readme as bench_readme
 from tools.peers import report as peers_report
 from tools.photos import readme as photos_readme
 from tools.structure import readme as structure_readme
+from tools.uishots import readme as uishots_readme
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_README = REPO_ROOT / "README.md"
@@ -39,6 +40,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "structure": ("structure.json", structure_readme.readme_markdown),
     "structure-published": ("structure_published.json", structure_readme.published_markdown),
     "photos": ("photos.json", photos_readme.readme_markdown),
+    "uishots": ("uishots.json", uishots_readme.readme_markdown),
 }
 
 _BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"

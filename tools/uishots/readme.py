@@ -37,6 +37,7 @@ def readme_markdown(results: Mapping) -> str:
     meta = results["set"]
     return (f"{table}\n\nOrder-sensitive text similarity (mean); code exact: shots whose code "
             "block equals the listing line for line with its indentation (Tesseract: its whole "
-            "text); headings: `#` lines in the output (a user interface has none, an article "
-            f"its title and section heads). {meta['count']} shots per family and scale, drawn by "
-            f"headless Chromium (seed {meta['seed']}).\n")
+            "text); rows and indentation exact: the same apart from misread characters; "
+            "headings: `#` lines in the output (a user interface has none, an article its title "
+            f"and section heads). {meta['count']} shots per family and scale, drawn by headless "
+            f"Chromium (seed {meta['seed']}).\n")
