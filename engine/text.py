@@ -9,6 +9,7 @@ forms; not Korean, which puts spaces between words)?
 from __future__ import annotations
 
 import re
+import unicodedata
 
 HAN = ((0x2E80, 0x2FDF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
        (0x20000, 0x3134F))
@@ -42,3 +43,18 @@ def joins_unspaced(char: str) -> bool:
     """Whether the character belongs to writing without spaces between words: Han, kana, CJK
     punctuation and fullwidth forms. Two lines that meet at such characters join with no space."""
     return _UNSPACED.fullmatch(char) is not None
+
+
+def right_to_left(texts: list[str]) -> bool:
+    """Whether most strongly directional letters of the texts are written right to left (Arabic,
+    Hebrew, Persian: Unicode's bidirectional classes R and AL); digits and Latin words inside a
+    line are weak or left-to-right and do not turn a page around."""
+    rtl = ltr = 0
+    for text in texts:
+        for char in text:
+            kind = unicodedata.bidirectional(char)
+            if kind in ("R", "AL"):
+                rtl += 1
+            elif kind == "L":
+                ltr += 1
+    return rtl > ltr

@@ -40,6 +40,10 @@ def assess_text_layer(page: pymupdf.Page) -> TextLayerVerdict:
     if bad / total > GARBLED_CHAR_SHARE:
         return TextLayerVerdict(False, f"garbled text layer ({bad / total:.0%} unmapped or "
                                        "private-use characters)")
+    shaped = unmapped_clusters("".join(chr(c) for c in chars if 0 < c <= 0x10FFFF))
+    if shaped:
+        return TextLayerVerdict(False, f"garbled text layer ({shaped} text with glyphs mapped to "
+                                       "no character or to stray ones)")
     if (total - visible) / total > INVISIBLE_TEXT_SHARE:
         return TextLayerVerdict(False, "invisible text over an image (an existing OCR layer of "
                                        "unknown quality)")
@@ -48,6 +52,36 @@ def assess_text_layer(page: pymupdf.Page) -> TextLayerVerdict:
         return TextLayerVerdict(False, f"page is mostly image ({coverage:.0%} of its area) with "
                                        f"only {visible} characters of text")
     return TextLayerVerdict(True, f"text layer with {visible} characters")
+
+
+# Scripts whose letters a font shapes into clusters of glyphs (Unicode name's first word): a PDF
+# maps a cluster's conjunct or reordered glyphs to nothing (U+FFFD) or to unrelated characters
+# ("द³ɢ ण" for दक्षिण), so a few such characters inside words garble the text.
+SHAPED_SCRIPTS = ("DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL", "TELUGU",
+                  "KANNADA", "MALAYALAM", "SINHALA", "THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN")
+# Stray characters inside words, per word of the layer, above which it is garbled: the generated
+# Hindi PDF of tools/scripts had 0.3-0.5, the Thai and Tamil ones more; a layer read right none.
+STRAY_PER_WORD = 0.02
+
+
+def unmapped_clusters(text: str) -> str | None:
+    """The shaped script (as "Devanagari") whose text in the layer has unmapped glyphs: U+FFFD,
+    or characters of no script (digits, symbols, other scripts' letters) inside its words."""
+    scripts = [unicodedata.name(c, "").split(" ", 1)[0] for c in text if c.isalpha()]
+    if not scripts:
+        return None
+    main = max(set(scripts), key=scripts.count)
+    if main not in SHAPED_SCRIPTS or scripts.count(main) < len(scripts) / 2:
+        return None
+    words = text.split()
+    stray = 0
+    for word in words:
+        inner = word.strip(".,;:!?()[]\"'\u0964\u0965")
+        own = [unicodedata.name(c, "").startswith(main) for c in inner]
+        if any(own):
+            stray += sum(1 for c, mine in zip(inner, own)
+                         if not mine and (c == "\ufffd" or unicodedata.category(c)[0] in "LNS"))
+    return main.title() if words and stray / len(words) > STRAY_PER_WORD else None
 
 
 def _is_bad_char(code: int) -> bool:
@@ -113,7 +147,7 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
                 x0 = max(x0, _first_ink(spans[0]))
             # TeX sets double quotes as two single ones; a reader sees one double quote.
             text = text.replace("\u2018\u2018", "\u201c").replace("\u2019\u2019", "\u201d")
-            text = compose_spacing_accents(text)
+            text = compose_spacing_accents(nominal_forms(text))
             lines.append(Line(text=" ".join(text.split()), box=Box(x0, y0, x1, y1).scaled(scale),
                               score=1.0, font_size=float(main["size"]) * scale, bold=bold,
                               vertical=abs(dy) > abs(dx),
@@ -140,6 +174,22 @@ def _visible(text: str) -> bool:
     """Whether a line shows anything: a line of zero-width spaces and joiners (format
     characters, which web pages printed to PDF leave between blocks) is no paragraph."""
     return any(not c.isspace() and unicodedata.category(c) != "Cf" for c in text)
+
+
+# Unicode's compatibility tags of contextual glyph forms: Arabic presentation forms (U+FB50-
+# U+FDFF, U+FE70-U+FEFF) that a PDF maps its shaped glyphs to, lam-alef ligatures included.
+_SHAPED_FORMS = ("<initial>", "<medial>", "<final>", "<isolated>")
+
+
+def nominal_forms(text: str) -> str:
+    """Presentation forms (a shaped glyph's contextual form) made the letters they show, by
+    NFKC on those characters alone, so search and copy find the word as typed; other
+    compatibility characters are left as the PDF has them."""
+    if all(ord(c) < 0xFB50 for c in text):
+        return text
+    return "".join(unicodedata.normalize("NFKC", c)
+                   if unicodedata.decomposition(c).startswith(_SHAPED_FORMS) else c
+                   for c in text)
 
 
 def compose_spacing_accents(text: str) -> str:

@@ -12,7 +12,7 @@ from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height, line_height, order_blocks
 from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
 from engine.structure.vertical import is_vertical_page
-from engine.text import has_cjk
+from engine.text import has_cjk, right_to_left
 from engine.types import Block, BlockKind, Box, Line, Region
 
 # A line belongs to the region that holds most of it; below this share it belongs to none.
@@ -324,8 +324,11 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
     furniture = [Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
                  for line in stamped]
     vertical = is_vertical_page(lines)
+    # Columns of an Arabic, Persian or Hebrew page run from the right.
+    rtl = right_to_left([line.text for line in lines])
     if regions is None:
-        return furniture + order_blocks(code_blocks(build_blocks(lines)), vertical=vertical)
+        return furniture + order_blocks(code_blocks(build_blocks(lines)), right_to_left=rtl,
+                                        vertical=vertical)
     regions = [replace(r, kind=BlockKind.TEXT)
                if r.kind is BlockKind.FIGURE and holds_cjk_text(r, lines) else r
                for r in regions]
@@ -346,4 +349,4 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
         blocks.extend(region_blocks(region, lines))
     blocks.extend(build_blocks(leftover, lines))
     return furniture + footnotes_last(place_captions(label_captions(
-        order_blocks(code_blocks(blocks), vertical=vertical))))
+        order_blocks(code_blocks(blocks), right_to_left=rtl, vertical=vertical))))

@@ -189,3 +189,77 @@ def test_a_script_whose_data_is_removed_is_named_with_its_install_and_exits_3(
     assert "apt-get install tesseract-ocr-script-cyrl" in error["message"]
     assert "Cyrillic" in err
     shutil.rmtree(models)
+
+
+# ---------------------------------------------------------------- right to left, text layers
+
+ARABIC_PARAGRAPHS = ("القاهرة هي عاصمة مصر وأكبر مدنها، وتقع على ضفاف نهر النيل.",
+                     "تشتهر المدينة بمساجدها القديمة وأسواقها ومتاحفها الكثيرة.")
+
+
+def arabic_pdf(columns: int = 1) -> bytes:
+    from tools.scripts.pages import FontMissing, page_pdf
+    from tools.scripts.texts import SAMPLES
+
+    sample = replace(next(s for s in SAMPLES if s.key == "arabic"), paragraphs=ARABIC_PARAGRAPHS)
+    try:
+        return page_pdf(sample, columns=columns)
+    except FontMissing as missing:
+        pytest.skip(str(missing))
+
+
+def test_an_arabic_text_layer_is_read_as_letters_not_presentation_forms():
+    import pymupdf
+
+    from engine.input.text_layer import extract_lines
+
+    with pymupdf.open(stream=arabic_pdf()) as document:
+        raw = document[0].get_text()
+        lines = extract_lines(document[0], 1.0)
+    # The PDF maps its shaped glyphs to presentation forms (U+FE70-U+FEFF) ...
+    assert any(0xFE70 <= ord(c) <= 0xFEFF for c in raw)
+    text = " ".join(line.text for line in lines)
+    # ... which are read as the letters typed, in logical order.
+    assert not any(0xFB50 <= ord(c) <= 0xFEFF for c in text)
+    assert similarity(text, " ".join(ARABIC_PARAGRAPHS)) >= 0.98, text
+
+
+def test_a_page_mostly_in_arabic_letters_is_right_to_left():
+    from engine.text import right_to_left
+
+    assert right_to_left(list(ARABIC_PARAGRAPHS) + ["Page 12 of 2020"])
+    assert not right_to_left(["The museum opened in 2020.", "القاهرة"])
+
+
+@pytest.mark.model
+def test_a_two_column_arabic_page_reads_its_right_column_first(engine, tmp_path):
+    from engine.options import ConvertOptions
+
+    scan = tmp_path / "arabic.pdf"
+    scan.write_bytes(arabic_pdf(columns=2))
+    markdown = engine.convert(scan, ConvertOptions(method="ocr")).markdown
+    first, second = (markdown.find(p.split()[0]) for p in ARABIC_PARAGRAPHS)
+    # The first paragraph stands in the right column, the second in the left one.
+    assert 0 <= first < second, markdown
+    assert similarity(" ".join(markdown.split()), " ".join(" ".join(ARABIC_PARAGRAPHS).split())
+                      ) >= 0.9, markdown
+
+
+@pytest.mark.parametrize("key, script", [("hindi", "Devanagari"), ("thai", "Thai")])
+def test_an_indic_or_thai_layer_with_stray_glyphs_is_garbled(key, script):
+    import pymupdf
+
+    from engine.input.text_layer import assess_text_layer, unmapped_clusters
+    from tools.scripts.pages import FontMissing, page_pdf
+    from tools.scripts.texts import SAMPLES
+
+    sample = next(s for s in SAMPLES if s.key == key)
+    try:
+        pdf = page_pdf(sample)
+    except FontMissing as missing:
+        pytest.skip(str(missing))
+    with pymupdf.open(stream=pdf) as document:
+        verdict = assess_text_layer(document[0])
+    assert not verdict.usable and script in verdict.reason
+    # The text itself, as typed, is no garbage.
+    assert unmapped_clusters(" ".join(sample.paragraphs)) is None

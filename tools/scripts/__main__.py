@@ -1,0 +1,143 @@
+"""The multi-script set, generated and measured in one run:
+
+    python -m tools.scripts [--out build/scripts] [--results docs/results/scripts.json]
+                            [--only russian,arabic]
+
+One page per sample of tools/scripts/texts.py, as a born-digital PDF, a clean 200 dpi PNG and a
+degraded JPEG of it; Paperlens converts each with its default settings (no language named),
+Tesseract reads each scan as a full page told the sample's language (tesserocr, the same
+libtesseract and data Paperlens uses). Text similarity is tools/eval's character similarity
+(1 - edit distance / longer length, Markdown stripped). Writes docs/results/scripts.json and
+the README's per-script table (`<!-- results: scripts -->`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+from tools.eval.scoring import text_similarity
+from tools.scripts.pages import degrade, page_pdf, render, truth
+from tools.scripts.readme import readme_markdown
+from tools.scripts.texts import SAMPLES, Sample
+
+REPO = Path(__file__).resolve().parents[2]
+VARIANTS = ("digital", "clean", "degraded")
+
+
+def generate(sample: Sample, folder: Path, seed: int) -> dict[str, Path]:
+    """The sample's three inputs and its truth, written to `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    pdf = page_pdf(sample)
+    paths = {"digital": folder / f"{sample.key}.pdf", "clean": folder / f"{sample.key}.png",
+             "degraded": folder / f"{sample.key}.scan.jpg"}
+    paths["digital"].write_bytes(pdf)
+    image = render(pdf)
+    cv2.imwrite(str(paths["clean"]), cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
+    paths["degraded"].write_bytes(degrade(image, seed))
+    (folder / f"{sample.key}.md").write_text(truth(sample), encoding="utf-8")
+    return paths
+
+
+def tesseract_page(path: Path, language: str) -> tuple[str, float]:
+    """Tesseract's own full-page reading (automatic page segmentation) and its time in s."""
+    import tesserocr
+
+    from engine.ocr.tesseract import SYSTEM_LANGUAGE_DIRS
+
+    folder = next(d for d in SYSTEM_LANGUAGE_DIRS
+                  if all((d / f"{lang}.traineddata").is_file() for lang in language.split("+")))
+    image = cv2.cvtColor(cv2.imread(str(path)), cv2.COLOR_BGR2RGB)
+    with tesserocr.PyTessBaseAPI(path=f"{folder}/", lang=language,
+                                 oem=tesserocr.OEM.LSTM_ONLY) as api:
+        start = time.perf_counter()
+        height, width = image.shape[:2]
+        api.SetImageBytes(image.tobytes(), width, height, 3, width * 3)
+        text = api.GetUTF8Text()
+        return text, time.perf_counter() - start
+
+
+def measure(samples: list[Sample], folder: Path, seed: int) -> dict:
+    from engine.api import Engine
+    from engine.options import ConvertOptions
+    from settings import SettingsStore
+
+    engine = Engine(SettingsStore().load())
+    rows = []
+    for index, sample in enumerate(samples):
+        paths = generate(sample, folder, seed + index)
+        expected = truth(sample)
+        for variant in VARIANTS:
+            start = time.perf_counter()
+            result = engine.convert(paths[variant], ConvertOptions())
+            seconds = time.perf_counter() - start
+            page = result.pages[0]
+            row = {"sample": sample.key, "script": sample.script, "language": sample.language,
+                   "variant": variant,
+                   "paperlens": round(text_similarity(result.markdown, expected), 4),
+                   "paperlens_s": round(seconds, 3), "status": page.status.value,
+                   "scripts": list(page.scripts), "text_source": page.text_source.value,
+                   "errors": [e.message for e in page.errors]}
+            if variant != "digital":
+                text, tess_s = tesseract_page(paths[variant], sample.language)
+                row["tesseract"] = round(text_similarity(text, expected), 4)
+                row["tesseract_s"] = round(tess_s, 3)
+            rows.append(row)
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+    return {"set": {"samples": len(samples), "dpi": 200, "seed": seed,
+                    "variants": list(VARIANTS)},
+            "pages": rows, "summary": summarise(rows)}
+
+
+def summarise(rows: list[dict]) -> dict:
+    summary = {}
+    for variant in VARIANTS:
+        chosen = [r for r in rows if r["variant"] == variant]
+        if not chosen:
+            continue
+        summary[variant] = {
+            "paperlens_mean": round(statistics.fmean(r["paperlens"] for r in chosen), 4),
+            "at_least_095": sum(r["paperlens"] >= 0.95 for r in chosen),
+            "pages": len(chosen),
+            "ok_status": sum(r["status"] == "ok" for r in chosen)}
+        if variant != "digital":
+            summary[variant]["tesseract_mean"] = round(
+                statistics.fmean(r["tesseract"] for r in chosen), 4)
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.scripts", description=__doc__)
+    parser.add_argument("--out", type=Path, default=REPO / "build" / "scripts")
+    parser.add_argument("--results", type=Path, default=REPO / "docs" / "results" / "scripts.json")
+    parser.add_argument("--only", help="comma-separated sample keys")
+    parser.add_argument("--seed", type=int, default=49)
+    args = parser.parse_args(argv)
+    samples = [s for s in SAMPLES if not args.only or s.key in args.only.split(",")]
+    results = measure(samples, args.out, args.seed)
+    if args.only:
+        print(json.dumps(results["summary"], indent=1))
+        return 0
+    args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+    readme = REPO / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    block = re.compile(r"(<!-- results: scripts -->\n).*?(<!-- /results: scripts -->)", re.S)
+    if not block.search(text):
+        print(f"{readme} has no <!-- results: scripts --> block", file=sys.stderr)
+        return 2
+    table = readme_markdown(results).rstrip("\n") + "\n"
+    readme.write_text(block.sub(lambda m: m.group(1) + table + m.group(2), text),
+                      encoding="utf-8")
+    print(f"{args.results} and {readme}'s scripts table written")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
