@@ -19,7 +19,8 @@ from engine.types import BlockKind, Box, PageError, TextSource
 class CoverageRules:
     min_kept_share: float = 0.9
     """A page whose kept lines hold less of its seen text is partial (issue 50's bar; the dev
-    set's OCR pages keep 0.96 and more, the curled photos of tools/photos 0.02-0.5)."""
+    set's OCR pages keep 0.997 and more, the lincoln letter the least; every curled photo of
+    tools/photos read without the photo steps falls under it: docs/results/photos.json)."""
     min_place_px: int = 24
     """A place of seen text smaller than this (pixels at the detector's scale, about a 4 x 6
     speck) is no text: the detector's own minimum box side is 3 there."""

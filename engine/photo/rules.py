@@ -12,22 +12,22 @@ class PhotoRules:
     """The outline is looked for on the picture scaled to this long side (the desk's grain and
     the text vanish at this size; the page's edges do not)."""
     min_page_share: float = 0.2
-    """The page covers at least this share of the photo (a phone photo of a page: 0.4-0.8)."""
+    """The page covers at least this share of the photo (the set's pages: 0.47-0.60)."""
     max_page_share: float = 0.95
     """...and at most this: beyond it there is too little background to tell it is a photo."""
     min_fill: float = 0.9
-    """The bright shape fills its four-cornered outline this much (a curled page's bowed
-    edges: 0.93-0.99 on the set; a shadow or a second sheet joined to it: less)."""
+    """The bright shape fills its four-cornered outline this much (the set's photos, curled
+    ones with their bowed edges among them: 0.966-1.0)."""
     min_contrast: float = 40.0
-    """Grey levels between the page's median and the background's (desk 90-120 against paper
-    200-250 on the set; a scan's white border against its page: under 10)."""
+    """Grey levels between the page's median and the background's (the set's photos: 97-164;
+    no dev-set page is found at all, tests/engine/test_photo_geometry.py)."""
     min_border_background: float = 0.6
     """Share of the photo's outer frame that lies off the page: a page that runs off the
     picture is not found (a flat scan's page touches every edge)."""
-    min_curl_px_per_height: float = 0.25
+    min_curl_px_per_height: float = 0.5
     """Lines are curved enough to flatten when the fitted surface bends them by this many of
-    their own heights beyond a straight slant (the set's mild curl: 1.5-3; the dev scans:
-    under 0.2)."""
+    their letters' heights beyond a straight slant (the set's flat photos: 0.01-0.16, its
+    curled ones: 1.8-6.4)."""
     min_spans: int = 6
     """Text line pieces needed to fit a surface at all."""
 

@@ -96,3 +96,7 @@ def test_the_cli_exits_3_on_a_photo_that_lost_text_and_0_once_flattened(tmp_path
     assert cli_main(["convert", str(photo), "-o", str(tmp_path / "as-given"),
                      "--no-dewarp"]) == 3
     assert cli_main(["convert", str(photo), "-o", str(tmp_path / "flattened")]) == 0
+
+
+def test_chinese_pages_are_drawn_without_spaces_beside_chinese_characters():
+    assert pages.chinese_text("数据。 如果 BREAK 这个 a b") == "数据。如果BREAK这个a b"

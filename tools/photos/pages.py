@@ -5,10 +5,12 @@ truth is known, rendered to pixels at a camera's resolution."""
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pymupdf
 
+from engine.text import UNSPACED
 from tools.structure import cjk_layouts, layouts
 from tools.structure.cjk_sheet import CjkSheet
 from tools.structure.cjk_text import load_chinese_prose
@@ -21,6 +23,15 @@ RENDER_DPI = 200
 PAGES = ("en_prose", "zh_prose")
 LANGUAGES = {"en_prose": "eng", "zh_prose": "chi_sim"}
 """Tesseract's language for each page."""
+_UNSPACED = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in UNSPACED)
+# The manual pages' prose keeps a space after a Chinese full stop or comma; set in a page it
+# is a gap no reader sees as a character, so the page is drawn (and its truth written) without.
+_SPACE_BY_CJK = re.compile(f"\\s+(?=[{_UNSPACED}])|(?<=[{_UNSPACED}])\\s+")
+
+
+def chinese_text(text: str) -> str:
+    """`text` without the spaces next to Chinese characters and punctuation."""
+    return _SPACE_BY_CJK.sub("", text)
 
 
 def _english(sheet: layouts.Sheet, prose: Prose, rng: random.Random) -> None:
@@ -36,7 +47,7 @@ def _chinese(sheet: CjkSheet, prose: Prose, rng: random.Random) -> None:
     y = sheet.heading(pymupdf.Rect(left, MARGIN_PT, right, MARGIN_PT + 40), prose.title(rng),
                       2, 14)
     cjk_layouts.flow(sheet, [pymupdf.Rect(left, y + 4, right, A5[1] - MARGIN_PT)],
-                     [("p", p) for p in prose.sample(rng, 12)], 11, gap=4.0)
+                     [("p", chinese_text(p)) for p in prose.sample(rng, 12)], 11, gap=4.0)
 
 
 def draw(name: str, seed: int) -> tuple[bytes, str]:
