@@ -96,7 +96,22 @@ def with_inline_math(block: Block, blocks: list[Block], runs: list[MathRun],
         return block
     if cursor < len(text):
         spans.append(Span(text[cursor:]))
-    return replace(block, spans=tuple(spans))
+    return replace(block, spans=tuple(_joined(spans)))
+
+
+def _joined(spans: list[Span]) -> list[Span]:
+    """Formulas with only spaces between them are one: TeX breaks an inline formula across
+    lines after an operator, and the text layer gives its two halves as two runs."""
+    out: list[Span] = []
+    for span in spans:
+        if (len(out) >= 2 and span.latex and out[-2].latex and not out[-1].latex
+                and not out[-1].text.strip()):
+            gap, first = out.pop(), out.pop()
+            box = first.box.union(span.box) if first.box and span.box else first.box or span.box
+            span = Span(first.text + gap.text + span.text, latex=compact(first.latex + " "
+                                                                         + span.latex), box=box)
+        out.append(span)
+    return out
 
 
 def spans_text(block: Block, math: str = "${}$") -> str:

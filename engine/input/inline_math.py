@@ -52,7 +52,7 @@ _MATH_SPELLING = {"\u00d7": "\\times", "\u2192": "\\rightarrow", "\u00b7": "\\cd
                   "\u2223": "|", "\u2016": "\\|", "\u00b1": "\\pm", "\u2213": "\\mp"}
 # TeX builds accented math letters from a spacing accent glyph before the letter.
 _ACCENTS = {"\u02c6": "\\hat", "^": "\\hat", "\u02dc": "\\tilde", "~": "\\tilde",
-            "\u00af": "\\bar", "\u02d9": "\\dot", "\u00a8": "\\ddot", "\u2192": "\\vec"}
+            "\u00af": "\\bar", "\u02d9": "\\dot", "\u00a8": "\\ddot"}
 _OPERATORS = set("=+-<>/|\u2212") | {"\u00d7", "\u00b7"}
 _BRACKETS = set("()[]{}")
 _FUNCTION_NAMES = frozenset(
@@ -182,6 +182,8 @@ def _joins(word: list[Glyph], beside: list[Glyph] | None, rules: InlineMathRules
         return False
     if text in _ACCENTS and text not in _OPERATORS:
         return True  # the spacing accent TeX sets over a math letter
+    if text in _FUNCTION_NAMES:
+        return True  # ln, sin, max: upright names inside a formula
     if all(c.isdigit() or c in "., " for c in text) or all(c in _BRACKETS or c in _OPERATORS
                                                            for c in text):
         return True
@@ -255,15 +257,17 @@ def _balance(run: MathRun) -> None:
 
 
 def _worth(run: MathRun) -> bool:
-    """A run with a letter or a script, and its brackets paired; anything else (a lone
-    operator, a number, a bracket cut off by text) is left as text."""
+    """A run with a letter, a script or a symbol beyond ASCII's operators (\\pm 10), and its
+    brackets paired; anything else (a lone "=", a number, a bracket cut off by text) is left
+    as text."""
     text = run.text
     depth = 0
     for char in text:
         depth += (char in "([{") - (char in ")]}")
         if depth < 0:
             return False
-    return depth == 0 and (any(c.isalpha() for c in text) or any(g.path for g in run.glyphs))
+    return depth == 0 and (any(c.isalpha() for c in text) or any(g.path for g in run.glyphs)
+                           or any(not c.isascii() and _is_math_symbol(c) for c in text))
 
 
 def _symbol(char: str) -> str:

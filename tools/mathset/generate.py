@@ -70,6 +70,11 @@ def _sentences(paragraph: str) -> list[str]:
     return [s for s in re.split(r"(?<=[.])\s+", paragraph) if s]
 
 
+def _dollars(text: str) -> str:
+    """Prose for the truth Markdown: its own dollar signs cannot open a formula."""
+    return text.replace("$", "\\$")
+
+
 def _escape(text: str) -> str:
     return re.sub(r"([&%$#_{}~^\\])", lambda m: "\\" + m.group(1)
                   if m.group(1) not in "~^\\" else " ", text)
@@ -88,10 +93,10 @@ def page(name: str, rng: random.Random, prose, formulas: list[str], family: str,
                 formula = rng.choice(formulas)
                 head, tail = " ".join(words[:cut]), " ".join(words[cut:])
                 tex_parts.append(f"{_escape(head)} ${formula}$ {_escape(tail)}")
-                truth_parts.append(f"{head} ${formula}$ {tail}")
+                truth_parts.append(f"{_dollars(head)} ${formula}$ {_dollars(tail)}")
             else:
                 tex_parts.append(_escape(sentence))
-                truth_parts.append(sentence)
+                truth_parts.append(_dollars(sentence))
         tex_paragraphs.append(" ".join(tex_parts))
         truth_paragraphs.append(" ".join(truth_parts))
     options = "twocolumn," if columns == 2 else ""
