@@ -27,6 +27,7 @@ from tools.bench import readme as bench_readme
 from tools.peers import report as peers_report
 from tools.photos import readme as photos_readme
 from tools.structure import readme as structure_readme
+from tools.mathset import readme as mathset_readme
 from tools.uishots import readme as uishots_readme
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +42,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "structure-published": ("structure_published.json", structure_readme.published_markdown),
     "photos": ("photos.json", photos_readme.readme_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
+    "mathset": ("mathset.json", mathset_readme.readme_markdown),
 }
 
 _BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"
