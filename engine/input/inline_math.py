@@ -257,17 +257,20 @@ def _balance(run: MathRun) -> None:
 
 
 def _worth(run: MathRun) -> bool:
-    """A run with a letter, a script or a symbol beyond ASCII's operators (\\pm 10), and its
-    brackets paired; anything else (a lone "=", a number, a bracket cut off by text) is left
-    as text."""
+    """A run with a letter, a script, or a symbol beyond ASCII's operators with a number
+    (\\pm 10), and its brackets paired; anything else (a lone "=", a number, a bracket cut off
+    by text) is left as text."""
     text = run.text
     depth = 0
     for char in text:
         depth += (char in "([{") - (char in ")]}")
         if depth < 0:
             return False
+    # A symbol alone (a Symbol-font bullet, an arrow between words) is not a formula.
+    symbol = any(not c.isascii() and _is_math_symbol(c) for c in text) and any(
+        c.isdigit() for c in text)
     return depth == 0 and (any(c.isalpha() for c in text) or any(g.path for g in run.glyphs)
-                           or any(not c.isascii() and _is_math_symbol(c) for c in text))
+                           or symbol)
 
 
 def _symbol(char: str) -> str:

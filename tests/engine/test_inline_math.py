@@ -126,3 +126,14 @@ def test_a_converted_page_writes_inline_math_and_a_plain_page_is_as_before(tmp_p
                                                        inline_math=False))
     assert (tmp_path / "p_on" / "plain.md").read_bytes() == (
         tmp_path / "p_off" / "plain.md").read_bytes()
+
+
+def test_a_symbol_font_bullet_or_a_lone_arrow_is_no_formula():
+    bullet = [Glyph("\u00b7", Box(0, 0, 4, 10), 11, 100, "Symbol", False)] + _text(" milk", 10)
+    arrow = _text("in ") + [Glyph("\u2192", Box(20, 0, 30, 10), 11, 100, "CMSY10", False)] + \
+        _text(" out", 30)
+    assert math_runs(bullet) == [] and math_runs(arrow) == []
+    signed = _text("by ") + [Glyph("\u00b1", Box(20, 0, 26, 10), 11, 100, "CMSY10", False),
+                             Glyph("1", Box(26, 0, 31, 10), 11, 100, "CMR10", False),
+                             Glyph("0", Box(31, 0, 36, 10), 11, 100, "CMR10", False)]
+    assert [run.latex for run in math_runs(signed)] == ["\\pm 10"]
