@@ -19,7 +19,8 @@ are the exports of engine/export."""
 EXPORTS = ("pdf", "docx", "xlsx")
 METHODS = tuple(m.value for m in TextMethod)
 TABLES = ("html", "markdown")
-OPTION_FIELDS = ("pages", "method", "layout", "tables", "formats", "dpi", "keep_furniture")
+OPTION_FIELDS = ("pages", "method", "layout", "tables", "formats", "dpi", "keep_furniture",
+                 "inline_math")
 """Every form field a job may carry besides its files; any other field is refused."""
 FILE_FIELDS = ("files", "file", "paths")
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -35,6 +36,8 @@ class JobOptions:
     formats: tuple[str, ...]
     dpi: int
     keep_furniture: bool
+    inline_math: bool = True
+    """Formulas inside running text as $...$; false keeps the text as the page spells it."""
 
     def page_numbers(self) -> tuple[int, ...] | None:
         return parse_page_ranges(self.pages) if self.pages else None
@@ -72,7 +75,8 @@ def parse_options(fields: Mapping[str, str | None], settings) -> JobOptions:
     if not MIN_DPI <= dpi <= MAX_DPI:
         raise InvalidOptions(f"dpi: {dpi} is out of range; use {MIN_DPI} to {MAX_DPI}.")
     return JobOptions(pages=pages, method=method, layout=layout, tables=tables, formats=formats,
-                      dpi=dpi, keep_furniture=_boolean(fields, "keep_furniture"))
+                      dpi=dpi, keep_furniture=_boolean(fields, "keep_furniture"),
+                      inline_math=_boolean(fields, "inline_math", default=True))
 
 
 def convert_options(options: JobOptions, settings, stem: str,
@@ -87,7 +91,7 @@ def convert_options(options: JobOptions, settings, stem: str,
         # named after `stem`: a retried assembly replaces what an earlier attempt left.
         overwrite=True,
         layout_model=parse_layout(options.layout), table_format=options.tables,
-        keep_furniture=options.keep_furniture,
+        keep_furniture=options.keep_furniture, inline_math=options.inline_math,
         write_content_list="content_list" in options.formats,
         exports=tuple(OutputFormat(f) for f in options.formats if f in EXPORTS))
 
@@ -119,10 +123,10 @@ def _integer(fields: Mapping[str, str | None], name: str, default: int) -> int:
         raise InvalidOptions(f"{name}: expected a whole number, got {value[:40]!r}.") from None
 
 
-def _boolean(fields: Mapping[str, str | None], name: str) -> bool:
+def _boolean(fields: Mapping[str, str | None], name: str, default: bool = False) -> bool:
     value = _text(fields, name)
     if value is None:
-        return False
+        return default
     if value.lower() in _TRUE:
         return True
     if value.lower() in _FALSE:

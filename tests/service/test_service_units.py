@@ -88,6 +88,15 @@ def test_options_are_checked_and_resolved(settings):
     assert unknown_fields(["files", "pages", "lang", "password"]) == ["lang", "password"]
 
 
+def test_inline_math_is_on_unless_a_job_turns_it_off(settings):
+    assert convert_options(parse_options({}, settings), settings, "memo").inline_math
+    off = parse_options({"inline_math": "off"}, settings)
+    assert not convert_options(off, settings, "memo").inline_math
+    # a job stored before the option existed reads as on
+    stored = {k: v for k, v in off.to_json().items() if k != "inline_math"}
+    assert type(off).from_json(stored).inline_math
+
+
 @pytest.mark.parametrize("raw, name", [("../../etc/passwd", "passwd"), ("C:\\x\\a.pdf", "a.pdf"),
                                        ("", "upload"), ("..", "upload"), ("a\x00b.pdf", "a_b.pdf"),
                                        ("x" * 300 + ".pdf", "x" * 116 + ".pdf")])
