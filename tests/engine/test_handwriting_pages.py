@@ -52,8 +52,15 @@ def test_only_the_handwritten_page_is_marked(engine, drawn_pages, tmp_path, kind
     page, result = convert(engine, drawn_pages[kind], tmp_path)
     assert page["handwriting"] is handwritten
     marked = [w for w in result.warnings if "looks handwritten" in w]
-    assert marked == (["page 1: " + result.pages[0].warnings[-1]] if handwritten else [])
-    assert page["status"] == "ok"
+    page_marks = [w for w in result.pages[0].warnings if "looks handwritten" in w]
+    assert marked == (["page 1: " + page_marks[0]] if handwritten else [])
+    assert len(page_marks) == (1 if handwritten else 0)
+    # A handwritten page may also have lines the print recogniser could not read: then it is
+    # partial, and says so (engine/ocr/coverage.py); a printed page is read whole.
+    if handwritten and page["status"] == "partial":
+        assert [e["kind"] for e in page["errors"]] == ["TextNotRead"]
+    else:
+        assert page["status"] == "ok"
     assert result.markdown.strip()  # the text is still there, with the warning beside it
 
 
