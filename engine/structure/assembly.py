@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from engine.formulas.latex_print import compact
 from engine.structure.code import code_blocks
+from engine.structure.forms import read_rows_across
 from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height, line_height, order_blocks
@@ -348,5 +349,7 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
             region = replace(region, lines=())
         blocks.extend(region_blocks(region, lines))
     blocks.extend(build_blocks(leftover, lines))
-    return furniture + footnotes_last(place_captions(label_captions(
-        order_blocks(code_blocks(blocks), right_to_left=rtl, vertical=vertical))))
+    ordered = order_blocks(code_blocks(blocks), right_to_left=rtl, vertical=vertical)
+    if not rtl and not vertical:
+        ordered = read_rows_across(ordered)
+    return furniture + footnotes_last(place_captions(label_captions(ordered)))

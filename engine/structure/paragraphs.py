@@ -96,7 +96,8 @@ def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
 # A line break is deliberate when the next line's first word would have fit in the room left
 # on the line (flowing text wraps only when it does not): a chat's sender above the message, a
 # settings page's labels. The room runs to the nearest text to the right on the line's row (less
-# a gap of GUTTER_CHARS), or to the page's rightmost text. A block of OCR lines more than half of
+# a gap of GUTTER_CHARS), or to the page's rightmost text; in a block set flush right, the room
+# at the line's start counts too. A block of OCR lines more than half of
 # whose breaks are deliberate keeps every line apart (a paragraph of prose has one at most,
 # before its last line, where it runs into the next); text-layer lines keep the PDF's own
 # paragraphs.
@@ -110,9 +111,17 @@ def split_short_lines(lines: list[Line], page_lines: list[Line]) -> list[list[Li
     """The lines of a block of short, deliberately broken OCR lines, each a block of its own."""
     if len(lines) < 2 or not all(ln.words for ln in lines):
         return [lines]
+    page_left = min(ln.box.x0 for ln in page_lines)
     page_right = max(ln.box.x1 for ln in page_lines)
+    starts = [_room_start(line, page_lines, page_left) for line in lines]
+    # Set flush right with more room before each line than the line takes (a settings page's
+    # values; not a justified column, whose room is its gutter): the room is at the start.
+    flush_right = (max(ln.box.x1 for ln in lines) - min(ln.box.x1 for ln in lines)
+                   <= min(_char_width(ln) for ln in lines)
+                   and all(ln.box.x0 - start >= ln.box.width for ln, start in zip(lines, starts)))
     hard = sum(_fits_after(line, following, _room_end(line, page_lines, page_right))
-               for line, following in zip(lines, lines[1:]))
+               or flush_right and _fits_before(line, following, start)
+               for line, following, start in zip(lines, lines[1:], starts))
     if hard <= HARD_BREAK_SHARE * (len(lines) - 1):
         return [lines]
     return [[line] for line in lines]
@@ -128,6 +137,19 @@ def _room_end(line: Line, page_lines: list[Line], page_right: float) -> float:
     if not beside:
         return page_right
     return min(beside) - GUTTER_CHARS * _char_width(line)
+
+
+def _room_start(line: Line, page_lines: list[Line], page_left: float) -> float:
+    beside = [other.box.x1 for other in page_lines if other.box.x1 <= line.box.x0
+              and other.box.y0 < line.box.center_y < other.box.y1]
+    if not beside:
+        return page_left
+    return max(beside) + GUTTER_CHARS * _char_width(line)
+
+
+def _fits_before(line: Line, following: Line, left: float) -> bool:
+    word = following.words[0].box.width
+    return line.box.x0 - left >= word + (1 + HARD_BREAK_SLACK) * _char_width(line)
 
 
 def _fits_after(line: Line, following: Line, right: float) -> bool:

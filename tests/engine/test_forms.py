@@ -1,0 +1,52 @@
+"""A form's rows read across (engine/structure/forms.py), and a flush-right column of values
+kept line by line (engine/structure/paragraphs.split_short_lines); columns of text are not
+forms."""
+
+from __future__ import annotations
+
+from engine.structure.forms import read_rows_across
+from engine.structure.paragraphs import build_blocks
+from engine.types import Block, BlockKind, Box, Line, Word
+
+CHAR = 7.0
+
+
+def _line(text: str, row: int, x0: float | None = None, x1: float | None = None) -> Line:
+    """An OCR line with word boxes, starting at `x0` or ending at `x1`."""
+    width = CHAR * len(text)
+    x0 = x1 - width if x0 is None else x0
+    words, x = [], x0
+    for word in text.split(" "):
+        words.append(Word(word, Box(x, row * 20, x + CHAR * len(word), row * 20 + 14)))
+        x += CHAR * (len(word) + 1)
+    return Line(text, Box(x0, row * 20, x0 + width, row * 20 + 14), words=tuple(words))
+
+
+def _block(line: Line) -> Block:
+    return Block(BlockKind.TEXT, line.box, (line,), line.text)
+
+
+ROWS = [("Theme", "System default"), ("Font size", "Medium"), ("Show line numbers", "On")]
+
+
+def test_labels_and_flush_right_values_read_row_by_row():
+    labels = [_block(_line(label, n, x0=20)) for n, (label, _) in enumerate(ROWS)]
+    values = [_block(_line(value, n, x1=400)) for n, (_, value) in enumerate(ROWS)]
+    ordered = read_rows_across(labels + values)
+    assert [b.text for b in ordered] == [text for row in ROWS for text in row]
+
+
+def test_a_column_of_values_stays_line_by_line():
+    labels = [_line(label, n, x0=20) for n, (label, _) in enumerate(ROWS)]
+    values = [_line(value, n, x1=400) for n, (_, value) in enumerate(ROWS)]
+    blocks = build_blocks(values, labels + values)
+    assert [b.text for b in blocks] == [value for _, value in ROWS]
+
+
+def test_two_columns_of_prose_are_no_form():
+    left = [_block(_line(t, n, x0=20)) for n, t in enumerate(
+        ["The river rose slowly", "through the night and", "by morning the fields"])]
+    # Short lines of a second column, set flush left: their right edges are ragged.
+    right = [_block(_line(t, n, x0=220)) for n, t in enumerate(
+        ["Nobody could remember", "a flood so late", "in the spring"])]
+    assert read_rows_across(left + right) == left + right
