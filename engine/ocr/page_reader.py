@@ -21,11 +21,12 @@ from engine.types import Box, Line
 MIN_LINE_SCORE = 0.5
 # Lines (the widest) read turned over to confirm an upside-down verdict, and how much better
 # PP-OCR must read them so: turned dev pages and generated Latin/CJK pages gained 0.27-0.64
-# (a handwritten letter 0.27), an upright Hebrew page -0.14, an upright Hindi page -0.01; or
+# (a handwritten letter 0.27), upright Hebrew pages -0.14 (clean) and 0.18 (degraded: read as
+# Latin garbage both ways), an upright Hindi page -0.01; or
 # read them turned at a mean score this high (two turned one-line Chinese images gained only
 # 0.06-0.09, reading at 1.0 turned; the upright Hebrew page read at 0.59 turned).
 TURN_SAMPLE_LINES = 6
-TURN_SCORE_GAIN = 0.1
+TURN_SCORE_GAIN = 0.25
 TURN_SCORE_SURE = 0.9
 
 

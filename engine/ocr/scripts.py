@@ -69,6 +69,9 @@ class ScriptRules:
     min_aspect: float = 3.0
     """Lines shorter than this many heights (a page number, a bullet, a speck) are too short to
     judge and keep their PP-OCR reading, or stay unread."""
+    min_trusted_score: float = 0.6
+    """A PP-OCR reading under this score is doubted even when it fills its line: a degraded
+    Hebrew page read as Latin and katakana garbage at 0.51 and 0.57."""
     min_share_known: float = 0.5
     """A reading at least this share Greek letters is a Greek line read without its accents."""
     min_confidence: float = 0.6
@@ -172,7 +175,8 @@ def doubted(text: str, score: float, width: float, height: float, min_score: flo
     if height <= 0 or width / height < rules.min_aspect:
         return False
     text = text.strip()
-    return not text or score < min_score or coverage(text, width, height) < rules.min_coverage
+    return (not text or score < max(min_score, rules.min_trusted_score)
+            or coverage(text, width, height) < rules.min_coverage)
 
 
 def accepted(text: str, confidence: float, model: ScriptModel,
