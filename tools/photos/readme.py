@@ -10,7 +10,7 @@ from tools.gfm import gfm_table
 
 TOOLS = (("paperlens", "Paperlens"), ("paperlens_steps_off", "steps off"),
          ("tesseract", "Tesseract"))
-PAGE_TITLES = {"en_prose": "English", "zh_prose": "Chinese"}
+PAGE_TITLES = {"en_prose": "English", "zh_prose": "Chinese", "en_columns": "Two columns"}
 
 
 def _shot(row: Mapping) -> str:
