@@ -23,17 +23,12 @@ from engine.types import Block, BlockKind, DocumentResult
 # extensions (smart quotes, emoji, sub/superscript, attributes, definition lists) would read
 # document text as markup.
 READER = "commonmark+tex_math_dollars+pipe_tables+implicit_figures+east_asian_line_breaks"
-# Our HTML tables become pandoc tables (with row and column spans); a lone "$...$" that the
-# reader took for inline math is text again: our Markdown writes only display math.
+# Our HTML tables become pandoc tables (with row and column spans). Inline math is our Markdown's
+# own `$...$` (the document's dollar signs are escaped), written as Word equations in the line.
 LUA_FILTER = """
 function RawBlock(el)
   if el.format:match('html') and el.text:match('^%s*<table') then
     return pandoc.read(el.text, 'html').blocks
-  end
-end
-function Math(el)
-  if el.mathtype == 'InlineMath' then
-    return pandoc.Str('$' .. el.text .. '$')
   end
 end
 """

@@ -68,10 +68,10 @@ def _comment(text: str) -> str:
 
 
 def _prose(block: Block, escape=escape_text) -> str:
-    """A block's text escaped as document text, its inline formulas as `$...$` (a dollar sign
-    of the text itself escaped beside them, so that it cannot open one)."""
+    """A block's text escaped as document text, its inline formulas as `$...$`; a dollar sign
+    of the text itself is escaped, so that none opens a formula ("$5 and $6" stays money)."""
     if not block.spans:
-        return escape(block.text)
+        return escape(block.text).replace("$", "\\$")
     parts = []
     for index, span in enumerate(block.spans):
         if span.latex:
@@ -198,7 +198,7 @@ def html_table_to_gfm(table_html: str) -> str | None:
 
     def cell(text: str) -> str:
         # The cell's text, unescaped from our HTML, is document text again: escaped as such.
-        return escape_inline(html_lib.unescape(text)).replace("|", "\\|")
+        return escape_inline(html_lib.unescape(text)).replace("|", "\\|").replace("$", "\\$")
 
     lines = []
     for i, row in enumerate(rows):

@@ -7,6 +7,7 @@ the baseline, as TeX sets them."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pymupdf
@@ -137,3 +138,23 @@ def test_a_symbol_font_bullet_or_a_lone_arrow_is_no_formula():
                              Glyph("1", Box(26, 0, 31, 10), 11, 100, "CMR10", False),
                              Glyph("0", Box(31, 0, 36, 10), 11, 100, "CMR10", False)]
     assert [run.latex for run in math_runs(signed)] == ["\\pm 10"]
+
+
+@pytest.mark.model
+def test_word_gets_inline_equations_and_money_stays_text(tmp_path, engine):
+    import zipfile
+
+    from engine.export.formats import OutputFormat
+
+    source = _math_page(tmp_path / "math.pdf")
+    doc = pymupdf.open(source)
+    Writer(doc[0], 72, 160).put("It cost $5 and then $6 more, which is money, not math.")
+    doc.save(tmp_path / "money.pdf")
+    engine.convert(str(tmp_path / "money.pdf"),
+                   ConvertOptions(output_dir=str(tmp_path / "out"), exports=(OutputFormat.DOCX,)))
+    markdown = (tmp_path / "out" / "money.md").read_text()
+    assert "\\$5 and then \\$6" in markdown
+    xml = zipfile.ZipFile(tmp_path / "out" / "money.docx").read("word/document.xml").decode()
+    inline = xml.replace("<m:oMathPara>", "\0").split("\0")[0].count("<m:oMath>")
+    assert inline >= 2  # x_i in R, lambda_g = y^2 + 1: equations inside their paragraphs
+    assert "$5 and then $6 more" in "".join(re.findall(r"<w:t[^>]*>([^<]*)</w:t>", xml))
