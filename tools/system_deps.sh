@@ -31,7 +31,7 @@ optional_packages=()
 # as unread, with this install command).
 script_packages=(tesseract-ocr-osd tesseract-ocr-script-cyrl tesseract-ocr-script-grek
                  tesseract-ocr-script-arab tesseract-ocr-script-hebr tesseract-ocr-script-deva
-                 tesseract-ocr-script-thai tesseract-ocr-script-taml tesseract-ocr-script-hang
+                 tesseract-ocr-tha tesseract-ocr-script-taml tesseract-ocr-kor
                  tesseract-ocr-script-viet)
 if [ "$mode" = test ]; then
   required_packages+=("${wayland_packages[@]}" xvfb xauth)

@@ -97,7 +97,8 @@ class ScriptReader:
         unknown: list[int] = []
         for i, (crop, rec) in enumerate(zip(crops, readings)):
             height, width = crop.shape[:2]
-            hint = hinted_script(rec.text, self.rules) if rec.score >= min_score else None
+            trusted = rec.score >= max(min_score, self.rules.min_trusted_score)
+            hint = hinted_script(rec.text, self.rules) if trusted else None
             if hint is not None and width >= self.rules.min_aspect * height:
                 groups.setdefault(hint, []).append(i)
             elif doubted(rec.text, rec.score, width, height, min_score, self.rules):

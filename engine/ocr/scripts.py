@@ -42,9 +42,11 @@ SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
                 right_to_left=True),
     ScriptModel("Devanagari", "tesseract-devanagari", ("DEVANAGARI",),
                 "tesseract-ocr-script-deva"),
-    ScriptModel("Thai", "tesseract-thai", ("THAI",), "tesseract-ocr-script-thai"),
+    # Thai and Korean are read with the language data (tha, kor): the script data put a space
+    # between every letter or syllable of a single line ("ก ร ุ ง", "서 울 은").
+    ScriptModel("Thai", "tesseract-thai", ("THAI",), "tesseract-ocr-tha"),
     ScriptModel("Tamil", "tesseract-tamil", ("TAMIL",), "tesseract-ocr-script-taml"),
-    ScriptModel("Hangul", "tesseract-hangul", ("HANGUL",), "tesseract-ocr-script-hang"),
+    ScriptModel("Hangul", "tesseract-hangul", ("HANGUL",), "tesseract-ocr-kor"),
     ScriptModel("Vietnamese", "tesseract-vietnamese", ("LATIN",), "tesseract-ocr-script-viet"),
 )}
 
