@@ -263,3 +263,15 @@ def test_an_indic_or_thai_layer_with_stray_glyphs_is_garbled(key, script):
     assert not verdict.usable and script in verdict.reason
     # The text itself, as typed, is no garbage.
     assert unmapped_clusters(" ".join(sample.paragraphs)) is None
+
+
+@pytest.mark.model
+def test_languages_named_read_every_line_with_them(reader):
+    if "rus" not in reader.scripts.tesseract.installed_languages():
+        pytest.skip("Tesseract's rus data not installed")
+    outcome = reader.read(page_image("russian", RUSSIAN), ("rus",))
+    assert outcome.scripts == ("rus",)
+    assert similarity(text_of(outcome), "\n".join(RUSSIAN)) >= 0.95, text_of(outcome)
+    missing = reader.read(page_image("russian", RUSSIAN), ("xxx",))
+    [unreadable] = missing.unreadable
+    assert "xxx" in unreadable.message() and "tesseract-ocr-xxx" in unreadable.message()
