@@ -103,6 +103,13 @@ class ScriptReader:
                 groups.setdefault(hint, []).append(i)
             elif doubted(rec.text, rec.score, width, height, min_score, self.rules):
                 unknown.append(i)
+        if "Vietnamese" in groups:
+            # A line that kept none of the letters only Vietnamese writes is read with its
+            # data too on a page that has such lines (a degraded page read 0.92 without);
+            # the reading counts only where it has them, so an English line stays as it was.
+            taken = {i for indices in groups.values() for i in indices} | set(unknown)
+            groups["Vietnamese"] += [i for i, rec in enumerate(readings)
+                                     if i not in taken and rec.text.strip()]
         unreadable: list[Unreadable] = []
         if unknown:
             script = self._detect(crops, unknown, unreadable)

@@ -25,10 +25,12 @@ def readme_markdown(results: Mapping) -> str:
     table = gfm_table(["page", "script", "Paperlens, 200 dpi", "Tesseract, 200 dpi",
                        "Paperlens, degraded", "Tesseract, degraded", "Paperlens, born-digital",
                        "read with Tesseract"], rows, left=2)
+    table = table.replace(" ---: |\n", " --- |\n", 1)
     summary = results["summary"]
     lines = [table, "", "Character similarity to the truth (1 - edit distance / length). "
              "Paperlens with its default settings, no language named; Tesseract told each "
-             "page's language (full-page segmentation, the same libtesseract 5.5 and data). "
+             "page's language (full-page segmentation, the same libtesseract 5.5, the language data of "
+             "Debian's tesseract-ocr-<lang> packages). "
              "Means: " + "; ".join(
                  f"{variant} Paperlens {s['paperlens_mean']:.3f}"
                  + (f", Tesseract {s['tesseract_mean']:.3f}" if "tesseract_mean" in s else "")
