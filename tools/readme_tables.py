@@ -26,6 +26,7 @@ from pathlib import Path
 from tools.bench import readme as bench_readme
 from tools.peers import report as peers_report
 from tools.photos import readme as photos_readme
+from tools.scripts import readme as scripts_readme
 from tools.structure import readme as structure_readme
 from tools.mathset import readme as mathset_readme
 from tools.uishots import readme as uishots_readme
@@ -41,6 +42,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "structure": ("structure.json", structure_readme.readme_markdown),
     "structure-published": ("structure_published.json", structure_readme.published_markdown),
     "photos": ("photos.json", photos_readme.readme_markdown),
+    "scripts": ("scripts.json", scripts_readme.readme_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
 }
