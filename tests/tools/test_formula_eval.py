@@ -24,7 +24,22 @@ from tools.eval.latex_compile import (
     read_log,
 )
 
-needs_latex = pytest.mark.skipif(shutil.which("latex") is None, reason="no latex binary")
+
+
+def _latex_missing() -> str | None:
+    """Why the compile check cannot run on this machine (no LaTeX, or a LaTeX without the
+    preamble's packages, such as a TeX Live without texlive-latex-extra), or None."""
+    if shutil.which("latex") is None:
+        return "no latex binary"
+    try:
+        check_formulas(["x"])
+    except CompileCheckUnavailable as exc:
+        return f"LaTeX here cannot run the compile check ({exc}); make formula-sysdeps"
+    return None
+
+
+LATEX_MISSING = _latex_missing()
+needs_latex = pytest.mark.skipif(LATEX_MISSING is not None, reason=str(LATEX_MISSING))
 
 
 # --- token similarity and exact match -----------------------------------------------------------
@@ -206,7 +221,7 @@ def test_evaluator_on_real_images(formula_set_dir, tmp_path, capsys):
         assert rows[item_id]["exact"] is True
     assert rows["katex-ss-Cases-chrome"]["group"] == "katex"
     assert rows["katex-ss-Cases-chrome"]["multiline"] is True
-    if shutil.which("latex"):
+    if LATEX_MISSING is None:
         assert rows["katex-ss-LeftRightListStyling-chrome"]["compiles"] is True
         # The manifest says this truth does not compile as one math expression.
         assert rows["katex-ss-Cases-chrome"]["truth_compiles"] is False
