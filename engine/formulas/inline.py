@@ -12,7 +12,7 @@ from dataclasses import replace
 import pymupdf
 
 from engine.formulas.latex_print import compact
-from engine.input.inline_math import MathRun, has_math_fonts, page_math_runs
+from engine.formulas.glyphs import MathRun, has_math_fonts, page_math_runs
 from engine.input.text_layer import compose_spacing_accents
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Span, TextSource

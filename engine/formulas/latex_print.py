@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.formulas.latex_tokens import ARITY, normalized, tokenize
+from engine.formulas.latex_tokens import ARITY, group_end, normalized, tokenize
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def _scripts(tokens: list[str], rules: PrintRules) -> list[str]:
     while i < len(tokens):
         tok = tokens[i]
         if tok in ("^", "_") and i + 1 < len(tokens) and tokens[i + 1] == "{":
-            end = _group_end(tokens, i + 1)
+            end = group_end(tokens, i + 1)
             body = tokens[i + 2:end - 1]
             primes = 0
             if tok == "^" and rules.primes:
@@ -83,15 +83,6 @@ def _scripts(tokens: list[str], rules: PrintRules) -> list[str]:
 
 class _Bare(str):
     """A script body printed without braces (the joiner spaces what follows it)."""
-
-
-def _group_end(tokens: list[str], start: int) -> int:
-    depth = 0
-    for i in range(start, len(tokens)):
-        depth += (tokens[i] == "{") - (tokens[i] == "}")
-        if depth == 0:
-            return i + 1
-    return len(tokens)
 
 
 def _differentials(tokens: list[str], rules: PrintRules) -> list[str]:

@@ -81,7 +81,7 @@ def detokenize(tokens: list[str]) -> str:
     return " ".join(tokens)
 
 
-def _group_end(tokens: list[str], start: int) -> int:
+def group_end(tokens: list[str], start: int) -> int:
     """Index just past the brace group opening at ``start`` (or the end, if unbalanced)."""
     depth = 0
     for i in range(start, len(tokens)):
@@ -99,7 +99,7 @@ def _argument(tokens: list[str], i: int) -> tuple[list[str], int]:
     if i >= len(tokens):
         return ["{", "}"], i
     if tokens[i] == "{":
-        end = _group_end(tokens, i)
+        end = group_end(tokens, i)
         inner = _canonical(tokens[i + 1:end - 1])
         return ["{", *inner, "}"], end
     if tokens[i] in ARITY or tokens[i] in _SWITCHES:
@@ -159,7 +159,7 @@ def _canonical(tokens: list[str]) -> list[str]:
                 out.extend(arg)
             continue
         if tok == "{":
-            end = _group_end(tokens, i)
+            end = group_end(tokens, i)
             inner = tokens[i + 1:end - 1]
             if inner and inner[0] in _SWITCHES:
                 out.append(_SWITCHES[inner[0]])
@@ -194,11 +194,11 @@ def _atoms(body: list[str]) -> int:
     while i < len(body):
         tok = body[i]
         if tok in ("^", "_"):
-            i = _group_end(body, i + 1) if i + 1 < len(body) and body[i + 1] == "{" else i + 2
+            i = group_end(body, i + 1) if i + 1 < len(body) and body[i + 1] == "{" else i + 2
             continue
         count += 1
         if tok == "{":
-            i = _group_end(body, i)
+            i = group_end(body, i)
         elif tok in ARITY:
             i += 1
             for _ in range(ARITY[tok]):
@@ -206,7 +206,7 @@ def _atoms(body: list[str]) -> int:
                     while i < len(body) and body[i] != "]":
                         i += 1
                     i += 1
-                i = _group_end(body, i) if i < len(body) and body[i] == "{" else i + 1
+                i = group_end(body, i) if i < len(body) and body[i] == "{" else i + 1
         elif tok.startswith("\\begin{"):
             depth, i = 1, i + 1
             while i < len(body) and depth:
@@ -253,7 +253,7 @@ def _mathop_names(tokens: list[str]) -> list[str]:
     i = 0
     while i < len(tokens):
         if tokens[i] in ("\\operatorname", "\\mathrm") and i + 1 < len(tokens) and tokens[i + 1] == "{":
-            end = _group_end(tokens, i + 1)
+            end = group_end(tokens, i + 1)
             word = "".join(tokens[i + 2:end - 1])
             if word in FUNCTION_NAMES and end - i - 3 == len(word):
                 out.append("\\" + word)
@@ -261,9 +261,9 @@ def _mathop_names(tokens: list[str]) -> list[str]:
                 continue
         if (tokens[i] == "\\mathop" and i + 3 < len(tokens) and tokens[i + 1] == "{"
                 and tokens[i + 2] == "\\mathrm" and tokens[i + 3] == "{"):
-            end = _group_end(tokens, i + 1)
+            end = group_end(tokens, i + 1)
             inner = tokens[i + 2:end - 1]  # \mathrm { ... }
-            if _group_end(inner, 1) == len(inner):
+            if group_end(inner, 1) == len(inner):
                 out.extend(["\\operatorname", *inner[1:]])
                 i = end
                 continue

@@ -14,7 +14,7 @@ import pymupdf
 import pytest
 
 from engine.formulas.inline import spans_text, with_inline_math
-from engine.input.inline_math import Glyph, math_runs, page_math_runs
+from engine.formulas.glyphs import Glyph, math_runs, page_math_runs
 from engine.options import ConvertOptions
 from engine.types import Block, BlockKind, Box, Span
 
@@ -88,7 +88,7 @@ def test_inline_formulas_on_a_generated_page(tmp_path):
 
 
 def test_a_block_gets_formula_spans_found_in_its_text():
-    from engine.input.inline_math import MathRun
+    from engine.formulas.glyphs import MathRun
     run = MathRun([Glyph("x", Box(10, 10, 15, 20), 11, 20, "Times-Italic", True),
                    Glyph("2", Box(15, 6, 18, 14), 8, 16, "Times-Roman", False)], "x^{2}")
     block = Block(BlockKind.TEXT, Box(0, 0, 100, 30), text="so x2 grows")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
+from engine.formulas.latex_tokens import FUNCTION_NAMES
 from engine.types import Box
 
 
@@ -55,9 +56,8 @@ _ACCENTS = {"\u02c6": "\\hat", "^": "\\hat", "\u02dc": "\\tilde", "~": "\\tilde"
             "\u00af": "\\bar", "\u02d9": "\\dot", "\u00a8": "\\ddot"}
 _OPERATORS = set("=+-<>/|\u2212") | {"\u00d7", "\u00b7"}
 _BRACKETS = set("()[]{}")
-_FUNCTION_NAMES = frozenset(
-    "arccos arcsin arctan arg cos cosh cot coth csc deg det dim exp gcd hom inf ker lg lim "
-    "liminf limsup ln log max min sec sin sinh sup tan tanh Pr".split())
+# LaTeX's named functions (\\log, \\sin), and \\Pr.
+_FUNCTION_NAMES = FUNCTION_NAMES | {"Pr"}
 
 
 @dataclass
