@@ -1,7 +1,9 @@
 """The searchable PDF against OCRmyPDF's on the same scans: the text each PDF gives back
-(PyMuPDF), scored against the truth per category, and the spaces each puts between CJK
-characters. OCRmyPDF is installed on demand into build/ocrmypdf-venv (never into .venv), with
-Tesseract and Ghostscript from apt when run as root.
+(PyMuPDF and pdftotext), scored against the truth per category, and the spaces each puts between
+CJK characters. Three makers: Paperlens's own export, OCRmyPDF with Tesseract (installed on
+demand into build/ocrmypdf-venv, never into .venv, with Tesseract and Ghostscript from apt when
+run as root), and OCRmyPDF with Paperlens as its OCR engine (`--plugin paperlens_ocrmypdf`, the
+`ocrmypdf` extra's OCRmyPDF 17 in .venv).
 
     python -m tools.export_bench [--out docs/results/export.json] [--screenshot]
 
@@ -41,6 +43,9 @@ CATEGORIES = ("scanned_image", "chinese")
 # OCRmyPDF is told each scan's language (Tesseract needs it); Paperlens needs none.
 LANGUAGES = {"chinese": "chi_sim+eng", "generated_chinese": "chi_sim+eng"}
 OCRMYPDF_TIMEOUT_S = 900
+# Each maker's PDF is build/export-bench/outputs/<id><suffix>.
+MAKERS = {"paperlens": ".searchable.pdf", "ocrmypdf": ".ocrmypdf.pdf",
+          "ocrmypdf_plugin": ".plugin.pdf"}
 _CJK_GAP = re.compile(r"(?<=[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]) +"
                       r"(?=[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef])")
 
@@ -108,23 +113,23 @@ def run_paperlens(engine, item: ManifestItem, folder: Path) -> tuple[Path, float
     return folder / f"{item.id}.searchable.pdf", time.perf_counter() - started
 
 
-def run_ocrmypdf(command: Path, item: ManifestItem, folder: Path
-                 ) -> tuple[Path | None, float, str, str]:
+def run_ocrmypdf(command: list[str], item: ManifestItem, target: Path,
+                 env: dict[str, str] | None = None) -> tuple[Path | None, float, str, str]:
     """OCRmyPDF's PDF, its run time, why it failed ("" if it did not) and the mode it ran in:
     its default, or --force-ocr for a page that has text already (the default refuses such a
     page, and --redo-ocr / --skip-text refuse Debian 12's Ghostscript 10.0)."""
-    target = folder / f"{item.id}.ocrmypdf.pdf"
-    argv = [str(command), "--output-type", "pdf", "-l", LANGUAGES.get(item.category, "eng")]
+    argv = [*command, "--output-type", "pdf", "-l", LANGUAGES.get(item.category, "eng")]
     if item.input_path.suffix.lower() != ".pdf":
         argv += ["--image-dpi", "200"]  # our dev images carry no resolution of their own
     started = time.perf_counter()
     mode = "default"
     done = subprocess.run([*argv, str(item.input_path), str(target)], capture_output=True,
-                          text=True, timeout=OCRMYPDF_TIMEOUT_S)
+                          text=True, timeout=OCRMYPDF_TIMEOUT_S, env=env)
     if done.returncode == 6:  # PriorOcrFoundError: the page has text already
         mode = "force-ocr"
         done = subprocess.run([*argv, "--force-ocr", str(item.input_path), str(target)],
-                              capture_output=True, text=True, timeout=OCRMYPDF_TIMEOUT_S)
+                              capture_output=True, text=True, timeout=OCRMYPDF_TIMEOUT_S,
+                              env=env)
     seconds = time.perf_counter() - started
     if done.returncode != 0 or not target.is_file():
         reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
@@ -132,28 +137,44 @@ def run_ocrmypdf(command: Path, item: ManifestItem, folder: Path
     return target, seconds, "", mode
 
 
+def plugin_command() -> list[str]:
+    """OCRmyPDF 17 from .venv with Paperlens as its engine (the `ocrmypdf` extra)."""
+    ocrmypdf = Path(sys.executable).parent / "ocrmypdf"
+    if not ocrmypdf.is_file():
+        raise InstallError("the ocrmypdf extra is not installed: "
+                           ".venv/bin/python -m pip install -e '.[ocrmypdf]'")
+    return [str(ocrmypdf), "--plugin", "paperlens_ocrmypdf"]
+
+
 def measure(items: list[ManifestItem], command: Path) -> list[dict]:
-    """Both tools on every item: their PDFs in build/export-bench/outputs, run times, sizes."""
+    """The three makers on every item: their PDFs in build/export-bench/outputs, run times,
+    sizes. The plugin reads with default settings (its own settings file)."""
     from engine.api import Engine
     from settings import SettingsStore
 
     OUTPUTS.mkdir(parents=True, exist_ok=True)
-    engine = Engine(SettingsStore(path=Path(tempfile.mkdtemp()) / "settings.json").load())
+    settings_file = Path(tempfile.mkdtemp()) / "settings.json"
+    engine = Engine(SettingsStore(path=settings_file).load())
+    plugin = plugin_command()
+    plugin_env = {**os.environ, "PAPERLENS_CONFIG": str(settings_file)}
     rows = []
     for item in items:
         log(f"{item.id}: Paperlens")
         ours, our_s = run_paperlens(engine, item, OUTPUTS)
-        log(f"{item.id}: OCRmyPDF")
-        theirs, their_s, problem, mode = run_ocrmypdf(command, item, OUTPUTS)
         size = item.input_path.stat().st_size
         row = {"id": item.id, "category": item.category,
                "paperlens": {"seconds": round(our_s, 1),
-                             "size_ratio": round(ours.stat().st_size / size, 3)},
-               "ocrmypdf": {"mode": mode, "seconds": round(their_s, 1)}}
-        if theirs is None:
-            row["ocrmypdf"]["failed"] = problem
-        else:
-            row["ocrmypdf"]["size_ratio"] = round(theirs.stat().st_size / size, 3)
+                             "size_ratio": round(ours.stat().st_size / size, 3)}}
+        for maker, argv, env in (("ocrmypdf", [str(command)], None),
+                                 ("ocrmypdf_plugin", plugin, plugin_env)):
+            log(f"{item.id}: {maker}")
+            target = OUTPUTS / f"{item.id}{MAKERS[maker]}"
+            theirs, their_s, problem, mode = run_ocrmypdf(argv, item, target, env)
+            row[maker] = {"mode": mode, "seconds": round(their_s, 1)}
+            if theirs is None:
+                row[maker]["failed"] = problem
+            else:
+                row[maker]["size_ratio"] = round(theirs.stat().st_size / size, 3)
         rows.append(row)
     return rows
 
@@ -165,8 +186,8 @@ def score(rows: list[dict], items: list[ManifestItem]) -> list[dict]:
     for row in rows:
         item = by_id[row["id"]]
         row["truth_cjk_gaps"] = cjk_gaps(item.truth)
-        for tool, suffix in (("paperlens", ".searchable.pdf"), ("ocrmypdf", ".ocrmypdf.pdf")):
-            if "failed" in row[tool]:
+        for tool, suffix in MAKERS.items():
+            if tool not in row or "failed" in row[tool]:
                 continue
             pdf = OUTPUTS / f"{item.id}{suffix}"
             texts = {"pymupdf": pdf_text(pdf), "pdftotext": poppler_text(pdf)}
@@ -179,15 +200,23 @@ def score(rows: list[dict], items: list[ManifestItem]) -> list[dict]:
 
 
 def by_category(rows: list[dict]) -> list[dict]:
-    """Mean similarity per category for each tool (a failed OCRmyPDF run scores 0)."""
+    """Mean similarity per category for each maker (a failed OCRmyPDF run scores 0), and
+    the means over the items OCRmyPDF accepted at all (it refuses images with an alpha
+    channel, whatever its engine)."""
     summary = []
     for category in dict.fromkeys(r["category"] for r in rows):
         mine = [r for r in rows if r["category"] == category]
-        entry = {"category": category, "items": len(mine)}
-        for tool in ("paperlens", "ocrmypdf"):
-            scores = [r[tool].get("similarity", 0.0) for r in mine]
+        accepted = [r for r in mine
+                    if "ocrmypdf_plugin" in r and "failed" not in r["ocrmypdf_plugin"]]
+        entry = {"category": category, "items": len(mine), "accepted_by_ocrmypdf": len(accepted)}
+        for tool in MAKERS:
+            scores = [r.get(tool, {}).get("similarity", 0.0) for r in mine]
             entry[tool] = round(sum(scores) / len(scores), 4)
-            entry[f"{tool}_cjk_gaps"] = sum(r[tool].get("cjk_gaps", 0) for r in mine)
+            if accepted:
+                entry[f"{tool}_accepted"] = round(
+                    sum(r.get(tool, {}).get("similarity", 0.0) for r in accepted)
+                    / len(accepted), 4)
+            entry[f"{tool}_cjk_gaps"] = sum(r.get(tool, {}).get("cjk_gaps", 0) for r in mine)
         entry["truth_cjk_gaps"] = sum(r["truth_cjk_gaps"] for r in mine)
         summary.append(entry)
     return summary
@@ -236,7 +265,11 @@ def main(argv: list[str] | None = None) -> int:
         except InstallError as error:
             log(f"OCRmyPDF is not available: {error}")
             return 1
-        rows = measure(items, command)
+        try:
+            rows = measure(items, command)
+        except InstallError as error:
+            log(str(error))
+            return 1
     rows = score(rows, items)
     summary = by_category(rows)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -246,13 +279,17 @@ def main(argv: list[str] | None = None) -> int:
                                     "characters on a line (the more of either reader)",
                                     "categories": summary, "items": rows},
                                    ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print("| category | items | Paperlens | OCRmyPDF | spaces between CJK characters "
-          "(Paperlens / OCRmyPDF / truth) |")
-    print("|---|---|---|---|---|")
+    print("| category | items | Paperlens | OCRmyPDF + Tesseract | OCRmyPDF + Paperlens | "
+          "items OCRmyPDF accepts: Paperlens / + Tesseract / + Paperlens | spaces between CJK "
+          "characters (Paperlens / + Tesseract / + Paperlens / truth) |")
+    print("|---|---|---|---|---|---|---|")
     for entry in summary:
+        accepted = " / ".join(f"{entry.get(f'{tool}_accepted', 0.0):.3f}" for tool in MAKERS)
+        gaps = " / ".join(str(entry[f"{tool}_cjk_gaps"]) for tool in MAKERS)
         print(f"| {entry['category']} | {entry['items']} | {entry['paperlens']:.3f} | "
-              f"{entry['ocrmypdf']:.3f} | {entry['paperlens_cjk_gaps']} / "
-              f"{entry['ocrmypdf_cjk_gaps']} / {entry['truth_cjk_gaps']} |")
+              f"{entry['ocrmypdf']:.3f} | {entry['ocrmypdf_plugin']:.3f} | "
+              f"{entry['accepted_by_ocrmypdf']}: {accepted} | {gaps} / "
+              f"{entry['truth_cjk_gaps']} |")
     return 0
 
 
