@@ -5,8 +5,6 @@ kinds, confidences and awkward text kept."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -166,13 +164,19 @@ def test_hocr_is_read_by_ocrmypdf(tmp_path):
 
 
 def test_ocrmypdf_lays_the_hocr_words_where_they_are(tmp_path):
+    # What `python -m ocrmypdf.hocrtransform FILE.hocr OUT.pdf` does, in this process.
     pymupdf = pytest.importorskip("pymupdf")
-    pytest.importorskip("ocrmypdf.hocrtransform")
+    hocrtransform = pytest.importorskip("ocrmypdf.hocrtransform")
+    import ocrmypdf
+    from ocrmypdf.font import MultiFontManager
+    from ocrmypdf.fpdf_renderer import Fpdf2PdfRenderer
+
     hocr, pdf = tmp_path / "report.hocr", tmp_path / "report.pdf"
     hocr.write_bytes(build_hocr(document(sample_page())))
-    run = subprocess.run([sys.executable, "-m", "ocrmypdf.hocrtransform", str(hocr), str(pdf)],
-                         capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
+    page = hocrtransform.HocrParser(hocr).parse()
+    fonts = MultiFontManager(Path(ocrmypdf.__file__).parent / "data")
+    Fpdf2PdfRenderer(page=page, dpi=page.dpi, multi_font_manager=fonts,
+                     invisible_text=False).render(pdf)
     with pymupdf.open(pdf) as laid:
         assert laid[0].rect.width == pytest.approx(1000 * 72 / 200)
         words = {w[4]: w[:4] for w in laid[0].get_text("words")}
