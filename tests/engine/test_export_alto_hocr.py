@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from engine.cli.main import format_flags
 from engine.export.alto import ALTO_NS, SCHEMA_URL, build_alto
 from engine.export.formats import EXPORT_SUFFIXES, OutputFormat, parse_formats
 from engine.export.hocr import build_hocr
@@ -189,6 +190,9 @@ def test_ocrmypdf_lays_the_hocr_words_where_they_are(tmp_path):
 def test_alto_and_hocr_are_export_formats(tmp_path):
     assert parse_formats("hocr, md, alto") == (OutputFormat.MD, OutputFormat.ALTO,
                                                OutputFormat.HOCR)
+    flags = format_flags(parse_formats("alto,hocr"))  # paperlens-cli convert --format alto,hocr
+    assert flags["exports"] == (OutputFormat.ALTO, OutputFormat.HOCR)
+    assert not flags["write_markdown"] and not flags["write_json"]
     outcome = export_document(document(sample_page()), (OutputFormat.ALTO, OutputFormat.HOCR),
                               "report", ExportContext())
     assert list(outcome.files) == ["report" + EXPORT_SUFFIXES[OutputFormat.ALTO],
