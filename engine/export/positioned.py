@@ -55,6 +55,9 @@ def positioned_pages(result: DocumentResult) -> list[PositionedPage]:
 
 
 def positioned_page(result: DocumentResult, page: PageResult) -> PositionedPage:
+    """One page's blocks, lines and words with their boxes moved from the analysed pixels
+    onto the page as the input holds it: a picture's own pixels, or a paged input's page
+    rendered at the page's DPI."""
     picture = result.kind in PICTURE_KINDS
     placement = InputPixels(page)
     upright_w, upright_h = placement.upright
