@@ -89,6 +89,9 @@ class Word:
 
     text: str
     box: Box
+    score: float | None = None
+    """How sure the recogniser is of the word (the mean CTC probability of its characters);
+    None where it gave none (a text layer, Tesseract's readings): its line's score stands."""
 
 
 @dataclass(frozen=True)

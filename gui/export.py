@@ -1,8 +1,9 @@
 """Exporting converted documents into a chosen folder, in the formats a person picks: the
 Markdown (with its images) and the JSON copied from the conversion's own files, the searchable
-PDF, Word and Excel files made from the document's result. The formats chosen are remembered
-in window-state.ini beside the settings file (with the recent outputs), the folder in the
-settings (output.dir); every selected document is exported in one go, off the UI thread."""
+PDF, Word, Excel, ALTO and hOCR files made from the document's result. The formats chosen are
+remembered in window-state.ini beside the settings file (with the recent outputs), the folder
+in the settings (output.dir); every selected document is exported in one go, off the UI
+thread."""
 
 from __future__ import annotations
 
@@ -24,9 +25,9 @@ translate = QCoreApplication.translate  # lupdate reads translate("Context", "te
 log = logging.getLogger(__name__)
 
 # The formats in the order they are offered, with the files of a conversion each one copies.
-FORMATS = ("md", "json", "pdf", "docx", "xlsx")
+FORMATS = ("md", "json", "pdf", "docx", "xlsx", "alto", "hocr")
 COPIED_SUFFIXES = {"md": (".md", ".png"), "json": (".json",)}
-MADE = ("pdf", "docx", "xlsx")
+MADE = ("pdf", "docx", "xlsx", "alto", "hocr")
 DEFAULT = ("md", "json")
 """Formats made from the document's result (engine/export), not copied."""
 
@@ -42,6 +43,9 @@ def format_label(name: str) -> str:
         "pdf": translate("Export", "Searchable PDF: the pages with their text (.searchable.pdf)"),
         "docx": translate("Export", "Word document with equations and tables (.docx)"),
         "xlsx": translate("Export", "Excel workbook, one sheet per table (.xlsx)"),
+        "alto": translate("Export", "ALTO 4 XML: blocks, lines and words with their boxes "
+                                    "(.alto.xml)"),
+        "hocr": translate("Export", "hOCR: blocks, lines and words with their boxes (.hocr)"),
     }[name]
 
 

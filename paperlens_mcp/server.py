@@ -32,7 +32,8 @@ INSTRUCTIONS = (
 PagesArg = Annotated[str | None, Field(description="Pages to read, e.g. '1-3,7' (default all).")]
 FormatsArg = Annotated[str | None, Field(
     description="What to write beside the kept result, comma-separated: md, json, pdf (a "
-                "searchable PDF), docx, xlsx; default md,json, as paperlens-cli --format.")]
+                "searchable PDF), docx, xlsx, alto (ALTO 4 XML), hocr; default md,json, as "
+                "paperlens-cli --format.")]
 
 
 def build_server(conversions: Conversions) -> MCPServer:

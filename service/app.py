@@ -153,7 +153,7 @@ def create_app(service: Service) -> FastAPI:
                          tables: Literal["html", "markdown"] | None = Form(None),
                          formats: str | None = Form(None, description=(
                              "comma-separated: md, json, content_list, pdf (searchable), docx, "
-                             "xlsx (md is always written)")),
+                             "xlsx, alto (ALTO 4 XML), hocr (md is always written)")),
                          dpi: int | None = Form(None),
                          keep_furniture: bool | None = Form(None)) -> dict[str, Any]:
         """Queue one or more documents; answered at once with the job's id (202). Follow it
@@ -219,8 +219,8 @@ def create_app(service: Service) -> FastAPI:
 
     @app.get("/v1/jobs/{job_id}/result", responses=schemas.ERRORS, tags=["jobs"])
     def job_result(job_id: str,
-                   format: Literal["md", "json", "content_list", "pdf", "docx", "xlsx",
-                                   "zip"] = "md",
+                   format: Literal["md", "json", "content_list", "pdf", "docx", "xlsx", "alto",
+                                   "hocr", "zip"] = "md",
                    document: str | None = Query(None, description=(
                        "which document of a job of several (name, output name or index)"))):
         """One file of a finished job, or the zip of every document with its images."""

@@ -13,10 +13,10 @@ from engine.options import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, Conver
                             TextMethod, options_from_settings, parse_layout, parse_method,
                             parse_page_ranges)
 
-FORMATS = ("md", "json", "content_list", "pdf", "docx", "xlsx")
-"""md, json and content_list as the CLI writes them; pdf (the searchable PDF), docx and xlsx
-are the exports of engine/export."""
-EXPORTS = ("pdf", "docx", "xlsx")
+FORMATS = ("md", "json", "content_list", "pdf", "docx", "xlsx", "alto", "hocr")
+"""md, json and content_list as the CLI writes them; pdf (the searchable PDF), docx, xlsx,
+alto and hocr are the exports of engine/export."""
+EXPORTS = ("pdf", "docx", "xlsx", "alto", "hocr")
 METHODS = tuple(m.value for m in TextMethod)
 TABLES = ("html", "markdown")
 OPTION_FIELDS = ("pages", "method", "layout", "tables", "formats", "dpi", "keep_furniture",

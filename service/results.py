@@ -1,5 +1,5 @@
 """A finished job's results as HTTP answers: one file (md, json, content_list, pdf, docx,
-xlsx) of one document, or everything (every document's files with their images, and the job's
+xlsx, alto, hocr) of one document, or everything (every document's files with their images, and the job's
 status) as a zip."""
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ FORMATS = {"md": (".md", "text/markdown; charset=utf-8"),
            "docx": (EXPORT_SUFFIXES[OutputFormat.DOCX], "application/vnd.openxmlformats-"
                     "officedocument.wordprocessingml.document"),
            "xlsx": (EXPORT_SUFFIXES[OutputFormat.XLSX], "application/vnd.openxmlformats-"
-                    "officedocument.spreadsheetml.sheet")}
+                    "officedocument.spreadsheetml.sheet"),
+           "alto": (EXPORT_SUFFIXES[OutputFormat.ALTO], "application/xml"),
+           "hocr": (EXPORT_SUFFIXES[OutputFormat.HOCR], "application/xhtml+xml")}
 ZIP_NAME = "result.zip"
 
 

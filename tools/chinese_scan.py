@@ -91,11 +91,12 @@ def _true_lines(page: pymupdf.Page) -> tuple[tuple[TrueChar, ...], ...]:
     return tuple(lines)
 
 
-def write_chinese_scan(path: Path, seed: int = 7) -> list[ScanPage]:
-    """An image-only PDF of CHINESE_PAGES: each page rendered at SCAN_DPI in grey, with
-    sensor noise and a slight blur, stored as a JPEG (as scanners do). Returns the truth."""
+def write_chinese_scan(path: Path, seed: int = 7, pages=CHINESE_PAGES) -> list[ScanPage]:
+    """An image-only PDF of `pages` (all of CHINESE_PAGES unless told): each page rendered at
+    SCAN_DPI in grey, with sensor noise and a slight blur, stored as a JPEG (as scanners do).
+    Returns the truth."""
     rng = np.random.default_rng(seed)
-    drawn = _draw_pages(CHINESE_PAGES)
+    drawn = _draw_pages(pages)
     scan = pymupdf.open()
     truth: list[ScanPage] = []
     for page in drawn:

@@ -74,7 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="what to write, comma-separated: md (Markdown and its images), "
                               "json (JSON and content list), pdf (<name>.searchable.pdf: the "
                               "pages as they are with invisible text), docx (Word), xlsx (one "
-                              "sheet per table); default md,json")
+                              "sheet per table), alto (<name>.alto.xml, ALTO 4), hocr "
+                              "(<name>.hocr): words with their boxes in the page's pixels; "
+                              "default md,json")
     convert.add_argument("--no-json", action="store_true", help="write only the Markdown")
     convert.add_argument("--overwrite", action="store_true",
                          help="replace the files an earlier run left under the same name; "

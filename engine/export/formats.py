@@ -9,20 +9,25 @@ from engine.errors import InvalidOptions, PaperlensError
 
 class OutputFormat(str, Enum):
     """What a conversion writes. md: the Markdown and its images; json: the JSON result and
-    the content list; pdf: <name>.searchable.pdf; docx: <name>.docx; xlsx: <name>.xlsx."""
+    the content list; pdf: <name>.searchable.pdf; docx: <name>.docx; xlsx: <name>.xlsx;
+    alto: <name>.alto.xml (ALTO 4); hocr: <name>.hocr."""
 
     MD = "md"
     JSON = "json"
     PDF = "pdf"
     DOCX = "docx"
     XLSX = "xlsx"
+    ALTO = "alto"
+    HOCR = "hocr"
 
 
 DEFAULT_FORMATS = (OutputFormat.MD, OutputFormat.JSON)
-EXPORT_FORMATS = (OutputFormat.PDF, OutputFormat.DOCX, OutputFormat.XLSX)
+EXPORT_FORMATS = (OutputFormat.PDF, OutputFormat.DOCX, OutputFormat.XLSX, OutputFormat.ALTO,
+                  OutputFormat.HOCR)
 """The formats made from a finished document by engine/export (the others by engine/output)."""
 EXPORT_SUFFIXES = {OutputFormat.PDF: ".searchable.pdf", OutputFormat.DOCX: ".docx",
-                   OutputFormat.XLSX: ".xlsx"}
+                   OutputFormat.XLSX: ".xlsx", OutputFormat.ALTO: ".alto.xml",
+                   OutputFormat.HOCR: ".hocr"}
 
 
 class ExportFailed(PaperlensError):

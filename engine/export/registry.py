@@ -32,13 +32,13 @@ class ExportOutcome:
 Exporter = Callable[[DocumentResult, ExportContext], tuple[bytes, tuple[str, ...]]]
 
 
-# The exporters import their libraries (fontTools, pandoc's wrapper, openpyxl) only when a
-# document asks for their format: a conversion to Markdown alone never loads them.
+# The exporters import their libraries (fontTools, pandoc's wrapper, openpyxl, lxml) only when
+# a document asks for their format: a conversion to Markdown alone never loads them.
 
 
 def _pdf(result: DocumentResult, context: ExportContext) -> tuple[bytes, tuple[str, ...]]:
     from engine.export.searchable_pdf import build_searchable_pdf
-    from engine.export.text_placement import page_lines
+    from engine.export.page_words import page_lines
 
     notes: tuple[str, ...] = ()
     if not any(line.text.strip() for page in result.pages for line in page_lines(page)):
@@ -59,10 +59,42 @@ def _xlsx(result: DocumentResult, context: ExportContext) -> tuple[bytes, tuple[
     return build_xlsx(result)
 
 
+def _alto(result: DocumentResult, context: ExportContext) -> tuple[bytes, tuple[str, ...]]:
+    from engine.export.alto import build_alto
+
+    worded, notes = _with_words(result, context)
+    return build_alto(worded), notes
+
+
+def _hocr(result: DocumentResult, context: ExportContext) -> tuple[bytes, tuple[str, ...]]:
+    from engine.export.hocr import build_hocr
+
+    worded, notes = _with_words(result, context)
+    return build_hocr(worded), notes
+
+
+def _with_words(result: DocumentResult, context: ExportContext
+                ) -> tuple[DocumentResult, tuple[str, ...]]:
+    """The result with word boxes on its text-layer lines too, and what a reader of the
+    positioned formats should know."""
+    from engine.export.layer_words import with_layer_words
+    from engine.export.positioned import straightened_pages
+
+    worded, notes = with_layer_words(result, context.password)
+    pages = straightened_pages(result)
+    if pages:
+        notes += (f"page(s) {', '.join(map(str, pages))} of {Path(result.path).name} were "
+                  "photographed: their boxes are on the page as Paperlens straightened it, "
+                  "not on the photograph",)
+    return worded, notes
+
+
 EXPORTERS: dict[OutputFormat, Exporter] = {
     OutputFormat.PDF: _pdf,
     OutputFormat.DOCX: _docx,
     OutputFormat.XLSX: _xlsx,
+    OutputFormat.ALTO: _alto,
+    OutputFormat.HOCR: _hocr,
 }
 
 

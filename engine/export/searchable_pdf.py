@@ -11,7 +11,8 @@ import pymupdf
 
 from engine.export.formats import ExportFailed
 from engine.export.invisible_font import InvisibleFont, build_invisible_font
-from engine.export.text_placement import Run, line_runs, page_lines
+from engine.export.page_words import page_lines
+from engine.export.text_placement import Run, line_runs
 from engine.types import BlockKind, Box, DocumentResult, PageResult, Status, TextSource
 
 FONT_NAME = "PLInvisible"

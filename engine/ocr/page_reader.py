@@ -148,6 +148,7 @@ class PageReader:
             spaced, steps = restore_word_spaces(rec.text, rec.steps, crop)
             lines.append(Line(text=spaced.strip(), box=Box(x0, y0, x1, y1), score=rec.score,
                               font_size=0.0,
-                              words=line_words(spaced, steps, region.quad, crop)))
+                              words=line_words(spaced, steps, region.quad, crop,
+                                               dict(zip(rec.steps, rec.char_scores)))))
         return OcrOutcome(lines, rotation, np.ascontiguousarray(image), tuple(unread), text_mask,
                           scripts=found.scripts, unreadable=found.unreadable)

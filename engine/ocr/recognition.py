@@ -26,6 +26,9 @@ class Recognized:
     steps: tuple[int, ...] = ()
     """The CTC time step each character of `text` was read at (one step per CTC_STRIDE_PX
     columns of the crop scaled to REC_HEIGHT); engine/ocr/word_boxes.py places words by them."""
+    char_scores: tuple[float, ...] = ()
+    """The probability of each character of `text` (its CTC step's): a word's confidence is
+    the mean over its characters (engine/ocr/word_boxes.py)."""
 
 
 # The recogniser emits one CTC time step per 8 columns of its 48-pixel-high input.
@@ -53,7 +56,9 @@ def ctc_decode(ids: np.ndarray, scores: np.ndarray, dictionary: list[str]) -> li
         pieces = [(int(step), dictionary[i] if i < len(dictionary) else "")
                   for step, i in zip(np.flatnonzero(keep), kept)]
         steps = tuple(step for step, piece in pieces for _ in piece)
-        results.append(Recognized(text=text, score=score, steps=steps))
+        char_scores = tuple(float(p) for p, (_, piece) in zip(row_scores[keep], pieces)
+                            for _ in piece)
+        results.append(Recognized(text=text, score=score, steps=steps, char_scores=char_scores))
     return results
 
 

@@ -4,6 +4,8 @@ end; the detector's quadrilateral takes them back to page pixels."""
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import cv2
 import numpy as np
 
@@ -87,14 +89,15 @@ def _crop_to_page(quad: np.ndarray, crop_shape: tuple[int, int],
     return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), back).reshape(-1, 2)
 
 
-def line_words(text: str, steps: tuple[int, ...], quad: np.ndarray,
-               crop: np.ndarray) -> tuple[Word, ...]:
+def line_words(text: str, steps: tuple[int, ...], quad: np.ndarray, crop: np.ndarray,
+               step_scores: Mapping[int, float] | None = None) -> tuple[Word, ...]:
     """The words of one recognised line with their boxes in page pixels.
 
     `text` is the recogniser's text (before stripping), `steps` its CTC step per character,
     `crop` the crop it read. A word's extent along the line starts from its characters' steps
     and is narrowed to the ink between its neighbours; across the line it is the line's ink
-    band. Empty when the steps do not match the text."""
+    band. Its score is the mean of its characters' probabilities (`step_scores`, by step).
+    Empty when the steps do not match the text."""
     if len(steps) != len(text) or not text.strip():
         return ()
     height, width = crop.shape[:2]
@@ -114,9 +117,12 @@ def line_words(text: str, steps: tuple[int, ...], quad: np.ndarray,
                 x0, x1 = int(max(lo, 0)) + inked[0], int(max(lo, 0)) + inked[-1] + 1
         corners = np.array([[x0, top], [x1, top], [x1, bottom], [x0, bottom]], dtype=np.float32)
         page = _crop_to_page(quad, (height, width), corners)
+        known = [step_scores[s] for s in steps[start:end] if s in step_scores] \
+            if step_scores else []
         words.append(Word(text=text[start:end],
                           box=Box(float(page[:, 0].min()), float(page[:, 1].min()),
-                                  float(page[:, 0].max()), float(page[:, 1].max()))))
+                                  float(page[:, 0].max()), float(page[:, 1].max())),
+                          score=float(np.mean(known)) if known else None))
     return tuple(words)
 
 

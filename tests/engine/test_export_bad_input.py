@@ -66,7 +66,8 @@ def test_a_table_of_ten_thousand_cells(tmp_path):
     result = scanned_result(tmp_path, text_block("Harvest"),
                             Block(BlockKind.TABLE, Box(100, 200, 900, 1300), html=huge_table()))
     outcome = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
-    assert set(outcome.files) == {"harvest.searchable.pdf", "harvest.docx", "harvest.xlsx"}
+    assert set(outcome.files) == {"harvest.searchable.pdf", "harvest.docx", "harvest.xlsx",
+                                  "harvest.alto.xml", "harvest.hocr"}
     (note,) = outcome.problems
     assert note.startswith("harvest.docx: table on page 1 of harvest.png has 100 columns, more "
                            "than the 63 a Word table holds; it is written as text")
@@ -83,7 +84,8 @@ def test_a_formula_pandoc_cannot_convert(tmp_path):
                             Block(BlockKind.FORMULA, Box(100, 400, 600, 460),
                                   latex=r"x^{2} + y^{2} = z^{2}"))
     outcome = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
-    assert set(outcome.files) == {"harvest.searchable.pdf", "harvest.docx"}
+    assert set(outcome.files) == {"harvest.searchable.pdf", "harvest.docx", "harvest.alto.xml",
+                                  "harvest.hocr"}
     assert outcome.problems == (
         "harvest.docx: a formula of harvest.png could not be made a Word equation and is kept "
         "as LaTeX text: \\begin{harvest} x \\end{harvest}",
@@ -164,7 +166,7 @@ def test_the_same_document_gives_the_same_bytes(tmp_path):
     first = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
     time.sleep(1.1)  # the dates files like to carry are seconds
     second = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
-    assert len(first.files) == 3 and first.files == second.files
+    assert len(first.files) == 5 and first.files == second.files
 
 
 def test_an_encrypted_pdf_gives_an_encrypted_searchable_pdf(tmp_path, monkeypatch):

@@ -10,7 +10,8 @@ import pytest
 
 from engine.export.invisible_font import build_invisible_font
 from engine.export.searchable_pdf import build_searchable_pdf
-from engine.export.text_placement import WORD_GAP, line_runs, table_lines
+from engine.export.page_words import table_lines
+from engine.export.text_placement import WORD_GAP, line_runs
 from engine.ocr.recognition import CTC_STRIDE_PX, REC_HEIGHT, ctc_decode
 from engine.ocr.word_boxes import line_words, word_spans
 from engine.types import Block, BlockKind, Box, DocumentResult, Line, PageResult, TextSource, Word
@@ -42,6 +43,11 @@ def test_word_boxes_follow_the_ink_between_the_steps():
     assert [w.text for w in words] == ["ab", "c"]
     assert words[0].box == Box(1020, 510, 1120, 538)
     assert words[1].box == Box(1200, 510, 1260, 538)
+    # Each word's confidence: the mean of its characters' probabilities (by CTC step).
+    scored = line_words("ab c", steps, quad, crop, dict(zip(steps, (0.9, 0.7, 0.5, 0.6))))
+    assert [w.score for w in scored] == pytest.approx([0.8, 0.6])
+    assert [w.box for w in scored] == [w.box for w in words]
+    assert all(w.score is None for w in words)  # no probabilities given: none made up
 
 
 def test_word_boxes_of_a_line_read_turned():

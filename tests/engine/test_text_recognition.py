@@ -22,6 +22,14 @@ def test_ctc_decode_collapses_repeats_and_drops_blanks():
     assert result.score == pytest.approx(0.75)
 
 
+def test_ctc_decode_gives_each_character_its_steps_probability():
+    ids = np.array([[1, 1, 0, 1, 2, 2, 0, 0, 3]])
+    scores = np.array([[0.9, 0.1, 0.5, 0.7, 0.8, 0.2, 0.5, 0.5, 0.6]], dtype=np.float32)
+    (result,) = ctc_decode(ids, scores, DICTIONARY)
+    assert result.steps == (0, 3, 4, 8)
+    assert result.char_scores == pytest.approx((0.9, 0.7, 0.8, 0.6))
+
+
 def test_ctc_decode_rows_are_independent():
     ids = np.array([[4, 4, 2, 0], [0, 0, 0, 0]])
     scores = np.full((2, 4), 0.5, dtype=np.float32)

@@ -87,7 +87,7 @@ def test_the_dialog_offers_every_format_the_engine_writes():
     from gui.export import FORMATS, MADE
 
     assert FORMATS == tuple(f.value for f in OutputFormat)
-    assert set(MADE) == {"pdf", "docx", "xlsx"}
+    assert set(MADE) == {"pdf", "docx", "xlsx", "alto", "hocr"}
 
 
 def test_export_dialog_starts_from_the_last_choice(qtbot, tmp_path):

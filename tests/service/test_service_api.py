@@ -207,7 +207,7 @@ def test_a_full_queue_answers_429_with_retry_after(client, inputs):
 def test_exports_are_results_too(server, client, inputs):
     with open(inputs["png"], "rb") as fh:
         job_id = client.post("/v1/jobs", files={"files": ("note.png", fh)},
-                             data={"formats": "md,json,pdf,docx,xlsx"}).json()["id"]
+                             data={"formats": "md,json,pdf,docx,xlsx,alto,hocr"}).json()["id"]
     deadline = time.monotonic() + 180
     while client.get(f"/v1/jobs/{job_id}").json()["state"] in ("queued", "running"):
         assert time.monotonic() < deadline, "the job did not finish"
@@ -225,3 +225,8 @@ def test_exports_are_results_too(server, client, inputs):
     # A note has no table: no workbook, and the answer says so.
     xlsx = client.get(f"/v1/jobs/{job_id}/result", params={"format": "xlsx"})
     assert xlsx.status_code == 404 and "workbook needs a table" in xlsx.json()["error"]["message"]
+    alto = client.get(f"/v1/jobs/{job_id}/result", params={"format": "alto"})
+    assert alto.status_code == 200 and alto.headers["content-type"] == "application/xml"
+    assert b'CONTENT="Receipt"' in alto.content
+    hocr = client.get(f"/v1/jobs/{job_id}/result", params={"format": "hocr"})
+    assert hocr.status_code == 200 and b'class="ocrx_word"' in hocr.content
