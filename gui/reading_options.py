@@ -212,3 +212,8 @@ class ReadAgain(QObject):
         queued = [job for job in again if job is not None]
         if queued:
             self._window.queue_view.select_job(queued[-1].id)
+        refused = [job.path.name for job, new in zip(jobs, again) if new is None]
+        if refused:  # read again while its next reading waits or runs
+            self._window.status_label.setText(self.tr(
+                "Not read again: {0} is already in the queue to be read.").format(
+                    ", ".join(refused)))

@@ -945,6 +945,13 @@ Licence: {1}</source>
     </message>
 </context>
 <context>
+    <name>ReadAgain</name>
+    <message>
+        <source>Not read again: {0} is already in the queue to be read.</source>
+        <translation>未重新读取：{0} 已在队列中等待读取。</translation>
+    </message>
+</context>
+<context>
     <name>ReadAgainDialog</name>
     <message>
         <source>Read Again With…</source>

@@ -198,6 +198,13 @@ def test_read_again_with_other_choices_from_the_queue(qtbot, recording_window, t
     history.save(window.controller.model.jobs, wait=True)
     assert [job.choices for job in history.load()] == [first.choices, again.choices]
 
+    # While a next reading of the same file waits, another is refused, and the window says so.
+    waiting = window.controller.model.add(report, tmp_path / "out")
+    read_again(qtbot, window, first, "2", "html")
+    assert window.controller.model.jobs[-1] is waiting
+    assert window.status_label.text() == ("Not read again: report.pdf is already in the queue "
+                                          "to be read.")
+
 
 def test_an_older_queue_file_without_choices_reads_every_page(tmp_path):
     history = QueueHistory(tmp_path / "settings.json")
