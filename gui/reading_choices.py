@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-TABLE_FORMATS = ("html", "markdown")
-LAYOUT_MODELS = ("doclaynet", "cdla", "none")  # the model.layout setting's values
+from settings import LayoutModel, TableFormat
+
+TABLE_FORMATS = tuple(f.value for f in TableFormat)
+LAYOUT_MODELS = tuple(m.value for m in LayoutModel)  # the model.layout setting's values
 
 
 @dataclass(frozen=True)
