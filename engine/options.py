@@ -143,21 +143,6 @@ def parse_page_ranges(spec: str) -> tuple[int, ...]:
     return tuple(pages)
 
 
-def format_page_ranges(pages: tuple[int, ...]) -> str:
-    """(1, 2, 3, 7) -> '1-3,7': runs of consecutive pages as ranges, what parse_page_ranges
-    reads back to the same pages."""
-    parts: list[str] = []
-    start = previous = None
-    for page in (*pages, None):
-        if page is not None and previous is not None and page == previous + 1:
-            previous = page
-            continue
-        if start is not None:
-            parts.append(str(start) if start == previous else f"{start}-{previous}")
-        start = previous = page
-    return ",".join(parts)
-
-
 def options_from_settings(settings, **overrides) -> ConvertOptions:
     """The conversion options the user's settings ask for; `overrides` win (CLI flags, dialogs)."""
     values = dict(

@@ -13,6 +13,21 @@ TABLE_FORMATS = tuple(f.value for f in TableFormat)
 LAYOUT_MODELS = tuple(m.value for m in LayoutModel)  # the model.layout setting's values
 
 
+def format_page_ranges(pages: tuple[int, ...]) -> str:
+    """(1, 2, 3, 7) -> '1-3,7': runs of consecutive pages as ranges, what the CLI's --pages
+    parser (engine.options.parse_page_ranges) reads back to the same pages."""
+    parts: list[str] = []
+    start = previous = None
+    for page in (*pages, None):
+        if page is not None and previous is not None and page == previous + 1:
+            previous = page
+            continue
+        if start is not None:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+        start = previous = page
+    return ",".join(parts)
+
+
 @dataclass(frozen=True)
 class ReadingChoices:
     """The CLI's --pages, --keep-furniture, --tables, --inline-math and --layout for one
@@ -47,8 +62,6 @@ class ReadingChoices:
     @property
     def pages_text(self) -> str:
         """'1-3,7', or '' for every page."""
-        from engine.options import format_page_ranges
-
         return format_page_ranges(self.pages) if self.pages else ""
 
     def option_values(self) -> dict[str, Any]:

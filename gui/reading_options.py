@@ -10,7 +10,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QLabel, QLineEdit, QStyle, QVBoxLayout, QWidget)
 
 from gui.queue_model import JobState
-from gui.reading_choices import ReadingChoices
+from gui.reading_choices import ReadingChoices, format_page_ranges
 
 ERROR_COLOUR = "#b3261e"  # the queue's colour for a failed document
 
@@ -52,8 +52,6 @@ class PageRangeEdit(QWidget):
         return not self.error
 
     def set_pages(self, pages: tuple[int, ...] | None) -> None:
-        from engine.options import format_page_ranges
-
         self.edit.setText(format_page_ranges(pages) if pages else "")
 
     def _check(self, text: str) -> None:

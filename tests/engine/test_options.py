@@ -7,8 +7,8 @@ import time
 import pytest
 
 from engine.errors import InvalidOptions
-from engine.options import (ConvertOptions, TextMethod, format_page_ranges, options_from_settings,
-                            parse_method, parse_page_ranges)
+from engine.options import (ConvertOptions, TextMethod, options_from_settings, parse_method,
+                            parse_page_ranges)
 
 
 @pytest.mark.parametrize("spec, pages", [
@@ -51,17 +51,6 @@ def test_convert_options_validate_once():
         ConvertOptions(max_side_px=100)
     with pytest.raises(InvalidOptions):
         ConvertOptions(method="guess")
-
-
-@pytest.mark.parametrize("pages, text", [
-    ((1, 2, 3, 7), "1-3,7"),
-    ((7, 1, 2, 3), "7,1-3"),
-    ((5,), "5"),
-    ((2, 3, 5, 6, 9), "2-3,5-6,9"),
-])
-def test_format_page_ranges_reads_back_to_the_same_pages(pages, text):
-    assert format_page_ranges(pages) == text
-    assert parse_page_ranges(text) == pages
 
 
 def test_options_from_settings_take_the_reading_switches_of_the_settings(tmp_path):

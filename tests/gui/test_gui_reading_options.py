@@ -22,7 +22,7 @@ from engine.options import parse_page_ranges
 from engine.types import DocumentResult
 from gui.queue_history import QueueHistory
 from gui.queue_model import JobState, QueueModel
-from gui.reading_choices import ReadingChoices
+from gui.reading_choices import ReadingChoices, format_page_ranges
 
 pytestmark = pytest.mark.gui
 
@@ -204,6 +204,17 @@ def test_read_again_with_other_choices_from_the_queue(qtbot, recording_window, t
     assert window.controller.model.jobs[-1] is waiting
     assert window.status_label.text() == ("Not read again: report.pdf is already in the queue "
                                           "to be read.")
+
+
+@pytest.mark.parametrize("pages, text", [
+    ((1, 2, 3, 7), "1-3,7"),
+    ((7, 1, 2, 3), "7,1-3"),
+    ((5,), "5"),
+    ((2, 3, 5, 6, 9), "2-3,5-6,9"),
+])
+def test_format_page_ranges_reads_back_to_the_same_pages(pages, text):
+    assert format_page_ranges(pages) == text
+    assert parse_page_ranges(text) == pages
 
 
 def test_an_older_queue_file_without_choices_reads_every_page(tmp_path):
