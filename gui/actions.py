@@ -65,7 +65,7 @@ class WindowActions(QObject):
         self.copy_table = make("copyTable", self.tr("Copy &Table"),
                                lambda: window.copier.copy_table(), "Ctrl+Shift+T",
                                self.tr("Copy the table as HTML or Markdown (Preferences > "
-                                       "Output): a document of one table, or the table "
+                                       "Reading): a document of one table, or the table "
                                        "clicked on the page"))
         self.cancel = make("cancel", self.tr("Cancel"), window.cancel_selected, "Esc",
                            self.tr("Stop converting the selected documents"),

@@ -1131,8 +1131,8 @@ Licence: {1}</source>
         <translation>复制表格(&amp;T)</translation>
     </message>
     <message>
-        <source>Copy the table as HTML or Markdown (Preferences &gt; Output): a document of one table, or the table clicked on the page</source>
-        <translation>以 HTML 或 Markdown 复制表格（首选项 &gt; 输出）：只含一个表格的文档，或在页面上点选的表格</translation>
+        <source>Copy the table as HTML or Markdown (Preferences &gt; Reading): a document of one table, or the table clicked on the page</source>
+        <translation>以 HTML 或 Markdown 复制表格（首选项 &gt; 读取）：只含一个表格的文档，或在页面上点选的表格</translation>
     </message>
     <message>
         <source>Cancel</source>
