@@ -148,6 +148,8 @@ def options_from_settings(settings, **overrides) -> ConvertOptions:
     values = dict(
         write_json=bool(settings.output.write_json),
         table_format=str(settings.output.table_format),
+        keep_furniture=bool(settings.output.keep_furniture),
+        inline_math=bool(settings.output.inline_math),
         layout_model=parse_layout(str(settings.model.layout)),
     )
     values.update(overrides)

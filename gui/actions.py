@@ -65,7 +65,7 @@ class WindowActions(QObject):
         self.copy_table = make("copyTable", self.tr("Copy &Table"),
                                lambda: window.copier.copy_table(), "Ctrl+Shift+T",
                                self.tr("Copy the table as HTML or Markdown (Preferences > "
-                                       "Output): a document of one table, or the table "
+                                       "Reading): a document of one table, or the table "
                                        "clicked on the page"))
         self.cancel = make("cancel", self.tr("Cancel"), window.cancel_selected, "Esc",
                            self.tr("Stop converting the selected documents"),
@@ -75,6 +75,10 @@ class WindowActions(QObject):
         self.retry = make("retry", self.tr("Retry"), window.retry_selected, "Ctrl+R",
                           self.tr("Convert the failed or cancelled documents again"),
                           SP.SP_BrowserReload)
+        self.read_again = make("readAgain", self.tr("Read &Again With…"),
+                               lambda: window.read_again.open(), "Ctrl+Shift+A",
+                               self.tr("Read the selected documents again with other pages, "
+                                       "tables, headers and footers, formulas or layout model"))
         self.remove = make("remove", self.tr("Remove"), window.remove_selected,
                            QKeySequence.StandardKey.Delete,
                            self.tr("Take the selected documents off the list"))
@@ -102,7 +106,8 @@ class WindowActions(QObject):
         edit_menu.addSeparator()
         edit_menu.addAction(self.preferences)
         queue_menu = menus.addMenu(self.tr("&Queue"))
-        queue_menu.addActions([self.cancel, self.cancel_all, self.retry, self.remove])
+        queue_menu.addActions([self.cancel, self.cancel_all, self.retry, self.read_again,
+                               self.remove])
         view_menu = menus.addMenu(self.tr("&View"))
         view_menu.addAction(self.show_log)
         help_menu = menus.addMenu(self.tr("&Help"))
@@ -127,8 +132,8 @@ class WindowActions(QObject):
         gap = QAction(window)
         gap.setSeparator(True)
         queue.addActions([self.open_output, self.reveal, self.export, self.copy_markdown,
-                          self.copy_latex, self.copy_table, gap, self.retry, self.cancel,
-                          self.remove])
+                          self.copy_latex, self.copy_table, gap, self.read_again, self.retry,
+                          self.cancel, self.remove])
 
     def update(self, current: "Job | None", selected: list["Job"], busy: bool) -> None:
         has_result = current is not None and current.result is not None
@@ -145,6 +150,7 @@ class WindowActions(QObject):
         self.retry.setEnabled(any(j.state in (JobState.FAILED, JobState.CANCELLED)
                                   for j in selected))
         self.remove.setEnabled(any(j.state is not JobState.PARSING for j in selected))
+        self.read_again.setEnabled(any(j.state is not JobState.PARSING for j in selected))
 
     def set_recent(self, paths: list[Path]) -> None:
         menu = self.recent_menu

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Qt, Signal, Slot
 from gui.background import run_in_background
 from gui.queue_history import QueueHistory
 from gui.queue_model import Job, JobState, QueueModel, page_note
+from gui.reading_choices import ReadingChoices
 from gui.worker import ConversionRequest, EngineFactory, WorkerThread
 from settings import SettingsStore
 
@@ -57,6 +58,8 @@ class JobController(QObject):
         self._running: Job | None = None
         self._stopping = False
         self.method = "auto"  # where text comes from: auto, txt (text layer) or ocr
+        self.pages: tuple[int, ...] | None = None
+        """The pages to read in the documents added next through add_paths; None: all."""
         self._worker_thread = WorkerThread(store, engine_factory)
         worker = self.worker
         worker.documentStarted.connect(self._on_started, QUEUED)
@@ -80,29 +83,36 @@ class JobController(QObject):
     # -- adding -------------------------------------------------------------------------------
 
     def add_paths(self, paths: Iterable[Path | str]) -> None:
-        """Queue files and folders in the order given."""
+        """Queue files and folders in the order given, read as the preferences say now, the
+        pages of `self.pages`."""
         paths = [Path(p) for p in paths]
+        choices = self.choices_now(self.pages)
         if any(p.is_dir() for p in paths):
-            run_in_background(lambda: expand_inputs(paths), self._add_files,
+            run_in_background(lambda: expand_inputs(paths),
+                              lambda found: self._add_files(found, choices),
                               lambda error: log.warning("could not list the folder: %s", error))
         else:
-            self._add_files(paths)
+            self._add_files(paths, choices)
 
-    def _add_files(self, paths: list[Path]) -> None:
+    def choices_now(self, pages: tuple[int, ...] | None = None) -> ReadingChoices:
+        """The reading switches of the preferences, for documents queued now."""
+        return ReadingChoices.from_settings(self._store.load(), pages)
+
+    def _add_files(self, paths: list[Path], choices: ReadingChoices) -> None:
         if self._stopping:
             return
         for path in paths:
-            job = self.model.add(path, self._output_dir_for(path))
+            job = self.model.add(path, self._output_dir_for(path), choices)
             if job is not None:
                 log.info("queued %s", path)
         self._dispatch()
 
     def add_file(self, path: Path, output_dir: Path) -> Job | None:
-        """Queue one file into `output_dir` (a watched folder's); None when the same file is
-        already waiting or being read, or the window is closing."""
+        """Queue one file into `output_dir` (a watched folder's), every page of it; None when
+        the same file is already waiting or being read, or the window is closing."""
         if self._stopping:
             return None
-        job = self.model.add(path, output_dir)
+        job = self.model.add(path, output_dir, self.choices_now())
         if job is not None:
             log.info("queued %s", path)
             self._dispatch()
@@ -136,6 +146,24 @@ class JobController(QObject):
         self._changed(job)
         self.save_history()
         self._dispatch()
+
+    def read_again(self, job_id: int, choices: ReadingChoices) -> Job | None:
+        """Read a document with other choices: a waiting one takes them at once; a finished
+        one is queued again beside its earlier reading (whose files stay; the new ones take
+        the next free name). None while it is being read."""
+        job = self.model.job(job_id)
+        if job is None or self._stopping or job.state is JobState.PARSING:
+            return None
+        if not job.state.finished:  # waiting, or waiting for its password
+            job.choices = choices
+            self._changed(job)
+            return job
+        again = self.model.add(job.path, self._output_dir_for(job.path), choices)
+        if again is not None:
+            again.password = job.password
+            log.info("queued %s again (%s)", job.path, choices)
+            self._dispatch()
+        return again
 
     def remove(self, job_id: int) -> None:
         job = self.model.job(job_id)
@@ -190,7 +218,7 @@ class JobController(QObject):
         self.worker.convertRequested.emit(ConversionRequest(
             job_id=job.id, path=str(job.path), output_dir=str(job.output_dir),
             output_name=job.output_name, password=job.password, cancel=job.cancel,
-            method=self.method))
+            method=self.method, choices=job.choices))
 
     def _current(self, job_id: int) -> Job | None:
         job = self.model.job(job_id)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QLineEdit,
-                               QMainWindow, QProgressBar, QPushButton, QSplitter,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QInputDialog,
+                               QLabel, QLineEdit, QMainWindow, QProgressBar, QPushButton,
+                               QSplitter, QVBoxLayout, QWidget)
 
 from gui.about import AboutDialog
 from gui.actions import WindowActions
@@ -28,6 +28,7 @@ from gui.preview import PreviewPane
 from gui.queue_history import QueueHistory
 from gui.queue_model import Job, JobState, status_text
 from gui.queue_view import QueueView
+from gui.reading_options import PageRangeEdit, ReadAgain
 from gui.reveal import open_path, reveal_file
 from gui.watch import FolderWatcher
 from gui.window_state import LayoutParts, WindowState
@@ -64,7 +65,7 @@ class MainWindow(QMainWindow):
         self.preview = PreviewPane()
         # Before the window's own slots: a watched document is never asked for a password.
         self.watcher = FolderWatcher(store, self.controller, self)
-        self.paster, self.copier = Paster(self), BlockCopier(self)
+        self.paster, self.copier, self.read_again = Paster(self), BlockCopier(self), ReadAgain(self)
         self.exporter = Exporter(self)
         self.commands = WindowActions(self)
         self._build()
@@ -100,14 +101,18 @@ class MainWindow(QMainWindow):
             "Automatic reads the text layer where it is usable and runs OCR elsewhere."))
         self.method_combo.currentIndexChanged.connect(
             lambda: setattr(self.controller, "method", self.method_combo.currentData()))
-        method_row = QHBoxLayout()
-        method_row.addWidget(QLabel(self.tr("Read text with:")))
-        method_row.addWidget(self.method_combo, 1)
+        # The pages of the documents added next (the reading switches are preferences).
+        self.pages_edit = PageRangeEdit()
+        self.pages_edit.pagesChanged.connect(lambda: setattr(self.controller, "pages",
+                                                             self.pages_edit.pages))
+        reading_form = QFormLayout()
+        reading_form.addRow(self.tr("Read text with:"), self.method_combo)
+        reading_form.addRow(self.tr("Pages:"), self.pages_edit)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(6, 6, 0, 6)
         left_layout.addWidget(self.drop_area)
-        left_layout.addLayout(method_row)
+        left_layout.addLayout(reading_form)
         left_layout.addWidget(self.queue_view, 1)
         left_layout.addLayout(buttons)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -150,6 +155,11 @@ class MainWindow(QMainWindow):
     # -- adding documents ---------------------------------------------------------------------
 
     def add_paths(self, paths: list[Path | str]) -> None:
+        if not self.pages_edit.valid:  # never read every page of what was meant to be a few
+            self.status_label.setText(self.tr("Not added: {0} Correct the pages or clear them, "
+                                              "then add the documents again.").format(
+                                                  self.pages_edit.error))
+            return
         self.controller.add_paths(paths)
         if self.queue_view.current_job_id() is None and self.controller.model.jobs:
             self.queue_view.select_job(self.controller.model.jobs[0].id)
@@ -188,7 +198,7 @@ class MainWindow(QMainWindow):
         job_id = self.queue_view.current_job_id()
         return self.controller.model.job(job_id) if job_id is not None else None
 
-    def _selected_jobs(self) -> list[Job]:
+    def selected_jobs(self) -> list[Job]:
         ids = self.queue_view.selected_job_ids() or [self.queue_view.current_job_id()]
         return [j for j in (self.controller.model.job(i) for i in ids if i is not None) if j]
 
@@ -197,18 +207,18 @@ class MainWindow(QMainWindow):
         self._update_actions()
 
     def cancel_selected(self) -> None:
-        for job in self._selected_jobs():
+        for job in self.selected_jobs():
             self.controller.cancel(job.id)
 
     def cancel_all(self) -> None:
         self.controller.cancel_all()
 
     def retry_selected(self) -> None:
-        for job in self._selected_jobs():
+        for job in self.selected_jobs():
             self.controller.retry(job.id)
 
     def remove_selected(self) -> None:
-        for job in self._selected_jobs():
+        for job in self.selected_jobs():
             self.preview.forget_job(job.id)
             self.controller.remove(job.id)
         self._on_current_row()
@@ -218,7 +228,7 @@ class MainWindow(QMainWindow):
     def export_selected(self, folder: str | Path | None = None) -> list[Path]:
         """Export the selected documents in the formats and into the folder the Export dialog
         asks for (both remembered); gui/export.py."""
-        return self.exporter.export(self._selected_jobs(), folder)
+        return self.exporter.export(self.selected_jobs(), folder)
 
     def open_output_folder(self) -> None:
         job = self.selected_job()
@@ -354,7 +364,7 @@ class MainWindow(QMainWindow):
         self.device_label.setToolTip(event.reason)
 
     def _update_actions(self, *_args) -> None:
-        self.commands.update(self.selected_job(), self._selected_jobs(),
+        self.commands.update(self.selected_job(), self.selected_jobs(),
                             any(not j.state.finished for j in self.controller.model.jobs))
 
     # -- state and closing --------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The preferences dialog: device, output, models and language, saved through the settings store."""
+"""The preferences dialog: device, output, reading switches, models, language and watched folders,
+saved through the settings store."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from gui.background import run_in_background
 from gui.device_text import configured_text, decided_text, details_text, effective_text, \
     reason_text
 from gui.model_list import ModelTable
+from gui.reading_choices import ReadingChoices
+from gui.reading_options import ReadingSwitches
 from gui.watched_folders import WatchedFoldersTab
 from settings import SettingsError, SettingsStore
 
@@ -24,6 +27,9 @@ log = logging.getLogger(__name__)
 
 DEVICES = ("auto", "cpu", "gpu")
 LANGUAGES = ("system", "en", "zh_CN")
+# The settings key of each reading switch (gui/reading_choices.py).
+SWITCH_KEYS = {"keep_furniture": "output.keep_furniture", "table_format": "output.table_format",
+               "inline_math": "output.inline_math", "layout": "model.layout"}
 
 
 def _combo(items: list[tuple[str, str]], name: str) -> QComboBox:
@@ -69,6 +75,7 @@ class PreferencesDialog(QDialog):
         self.tabs = QTabWidget()
         self.tabs.addTab(self._device_tab(), self.tr("Device"))
         self.tabs.addTab(self._output_tab(), self.tr("Output"))
+        self.tabs.addTab(self._reading_tab(), self.tr("Reading"))
         self.tabs.addTab(self._models_tab(settings), self.tr("Models"))
         self.tabs.addTab(self._interface_tab(), self.tr("Interface"))
         self.watched = WatchedFoldersTab(self._set)
@@ -142,22 +149,32 @@ class PreferencesDialog(QDialog):
         self.json_check = QCheckBox(self.tr("Write the JSON result next to the Markdown"))
         self.json_check.setObjectName("writeJson")
         self.json_check.toggled.connect(lambda on: self._set("output.write_json", on))
-        self.table_combo = _combo([("html", self.tr("HTML")),
-                                   ("markdown", self.tr("Markdown (simple tables only)"))],
-                                  "tableFormat")
-        self.table_combo.currentIndexChanged.connect(
-            lambda: self._set("output.table_format", self.table_combo.currentData()))
-        self.layout_combo = _combo([("doclaynet", self.tr("DocLayNet (papers, reports, forms)")),
-                                    ("cdla", self.tr("CDLA (Chinese documents)"))], "layoutModel")
-        self.layout_combo.currentIndexChanged.connect(
-            lambda: self._set("model.layout", self.layout_combo.currentData()))
         form = QFormLayout()
         form.addRow(self.tr("Output folder:"), folder_row)
         form.addRow("", self.json_check)
-        form.addRow(self.tr("Tables as:"), self.table_combo)
-        form.addRow(self.tr("Layout model:"), self.layout_combo)
         tab = QWidget()
         tab.setLayout(form)
+        return tab
+
+    def _reading_tab(self) -> QWidget:
+        self.switches = ReadingSwitches()
+        self.switches.setObjectName("readingSwitches")
+        self.table_combo = self.switches.table_combo
+        self.layout_combo = self.switches.layout_combo
+        self.switches.switchChanged.connect(lambda name, value: self._set(SWITCH_KEYS[name],
+                                                                          value))
+        note = _wrapping_label("readingNote")
+        note.setText(self.tr(
+            "For the documents added from now on; each keeps the choices it was queued with. "
+            "The pages to read are chosen beside the queue, and a document can be read again "
+            "with other choices from its right-click menu."))
+        note.setStyleSheet("color: palette(placeholder-text);")
+        layout = QVBoxLayout()
+        layout.addWidget(self.switches)
+        layout.addStretch(1)
+        layout.addWidget(note)
+        tab = QWidget()
+        tab.setLayout(layout)
         return tab
 
     def _models_tab(self, settings) -> QWidget:
@@ -221,8 +238,7 @@ class PreferencesDialog(QDialog):
         self.json_check.blockSignals(True)
         self.json_check.setChecked(settings.output.write_json)
         self.json_check.blockSignals(False)
-        _select(self.table_combo, str(settings.output.table_format))
-        _select(self.layout_combo, str(settings.model.layout))
+        self.switches.show_choices(ReadingChoices.from_settings(settings))
         _select(self.language_combo, str(settings.ui.language))
         self.model_dir_edit.setText(str(settings.model.base_dir))
         self.watched.load(settings)

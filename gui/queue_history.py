@@ -12,6 +12,7 @@ from typing import Any
 
 from gui.background import run_in_background
 from gui.queue_model import Job, JobState, PageNote
+from gui.reading_choices import ReadingChoices
 from settings.config_file import write_atomic
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ def job_record(job: Job) -> dict[str, Any]:
             "output_name": job.output_name, "state": state.value,
             "outputs": list(job.output_files),
             "page_count": job.page_count, "message": job.message, "error_kind": job.error_kind,
-            "warnings": list(job.warnings),
+            "warnings": list(job.warnings), "choices": job.choices.record(),
             "page_notes": [{"page": n.page_number, "status": n.status,
                             "errors": [list(e) for e in n.errors]} for n in job.page_notes]}
 
@@ -43,6 +44,7 @@ def job_from_record(record: dict[str, Any]) -> Job:
               error_kind=str(record.get("error_kind", "")),
               warnings=[str(w) for w in record.get("warnings", [])],
               outputs=tuple(str(o) for o in record.get("outputs", [])),
+              choices=ReadingChoices.from_record(record.get("choices")),
               page_notes=tuple(PageNote(int(n["page"]), str(n["status"]),
                                         tuple((str(s), str(k), str(m)) for s, k, m in n["errors"]))
                                for n in record.get("page_notes", [])))

@@ -11,6 +11,8 @@ from typing import Any, Iterable
 from PySide6.QtCore import (QAbstractTableModel, QCoreApplication, QModelIndex,
                             QPersistentModelIndex, Qt)
 
+from gui.reading_choices import ReadingChoices
+
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
 
 
@@ -82,6 +84,8 @@ class Job:
     warnings: list[str] = field(default_factory=list)
     password: str | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
+    choices: ReadingChoices = field(default_factory=ReadingChoices)
+    """Its pages and reading switches, fixed when it was queued (Read Again With… changes them)."""
 
     @property
     def output_files(self) -> tuple[str, ...]:
@@ -157,6 +161,32 @@ def status_text(job: Job) -> str:
     return translate("QueueModel", "Failed: {0}").format(job.message)
 
 
+LAYOUT_NAMES = {"doclaynet": "DocLayNet", "cdla": "CDLA"}
+
+
+def name_text(job: Job) -> str:
+    """The document column's words: the file's name, and the pages read when not all."""
+    if job.choices.pages is None:
+        return job.path.name
+    return translate("QueueModel", "{0} · pages {1}").format(job.path.name,
+                                                              job.choices.pages_text)
+
+
+def choices_text(choices: ReadingChoices) -> str:
+    """The reading choices in one line, for the row's tooltip."""
+    parts = [translate("QueueModel", "pages {0}").format(choices.pages_text) if choices.pages
+             else translate("QueueModel", "every page"),
+             translate("QueueModel", "tables as Markdown") if choices.table_format == "markdown"
+             else translate("QueueModel", "tables as HTML"),
+             translate("QueueModel", "headers and footers kept") if choices.keep_furniture
+             else translate("QueueModel", "headers and footers left out"),
+             translate("QueueModel", "formulas in text as $…$") if choices.inline_math
+             else translate("QueueModel", "formulas in text as printed"),
+             translate("QueueModel", "no layout model") if choices.layout == "none"
+             else translate("QueueModel", "layout by {0}").format(LAYOUT_NAMES[choices.layout])]
+    return translate("QueueModel", "Read with: {0}").format(", ".join(parts))
+
+
 def page_problems(job: Job) -> list[str]:
     """One line per page error: which page, which stage, and why."""
     return [translate("QueueModel", "Page {0} ({1}): {2}: {3}").format(
@@ -193,7 +223,8 @@ class QueueModel(QAbstractTableModel):
     def jobs(self) -> list[Job]:
         return list(self._jobs)
 
-    def add(self, path: Path, output_dir: Path) -> Job | None:
+    def add(self, path: Path, output_dir: Path,
+            choices: ReadingChoices | None = None) -> Job | None:
         """Queue a document; None when the same file is already waiting or parsing."""
         path = Path(path)
         if any(j.path == path and j.state in (JobState.WAITING, JobState.PARSING)
@@ -207,7 +238,7 @@ class QueueModel(QAbstractTableModel):
             # A re-run asks for its earlier name; while its earlier files are there, the
             # writer takes the next free one (engine/output/writer.py): nothing is replaced.
             name = same[-1].output_name
-        job = Job(self._next_id, path, output_dir, name)
+        job = Job(self._next_id, path, output_dir, name, choices=choices or ReadingChoices())
         self._next_id += 1
         row = len(self._jobs)
         self.beginInsertRows(QModelIndex(), row, row)
@@ -293,9 +324,9 @@ class QueueModel(QAbstractTableModel):
         if job is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return job.path.name if index.column() == self.NAME else status_text(job)
+            return name_text(job) if index.column() == self.NAME else status_text(job)
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [str(job.path), status_text(job)]
+            lines = [str(job.path), status_text(job), choices_text(job.choices)]
             if job.markdown_path is not None:
                 lines.append(translate("QueueModel", "Markdown: {0}").format(job.markdown_path))
             lines.extend(page_problems(job)[:10])

@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
 from gui.live_frames import LiveFrame
 from gui.live_page import LivePageBuilder
+from gui.reading_choices import ReadingChoices
 from settings import Settings, SettingsStore
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ class ConversionRequest:
     password: str | None
     cancel: threading.Event
     method: str = "auto"
+    choices: ReadingChoices = ReadingChoices()
+    """Its pages and reading switches (they win over the settings)."""
 
 
 class ConversionWorker(QObject):
@@ -220,7 +223,8 @@ class ConversionWorker(QObject):
 
         return options_from_settings(
             settings, output_dir=request.output_dir, output_name=request.output_name,
-            password=request.password, method=request.method)
+            password=request.password, method=request.method,
+            **request.choices.option_values())
 
 
 # Niceness on Linux of a conversion thread running an engine in this process (an injected one;

@@ -25,6 +25,7 @@ class Device(StrEnum):
 class LayoutModel(StrEnum):
     DOCLAYNET = "doclaynet"
     CDLA = "cdla"
+    NONE = "none"  # paragraphs by geometry only, as the CLI's --layout none
 
 
 class TableFormat(StrEnum):
@@ -59,6 +60,8 @@ class OutputSettings:
     dir: Path | None  # last output folder; None: next to the input
     table_format: TableFormat
     write_json: bool
+    keep_furniture: bool  # running headers, footers and page numbers kept in the Markdown
+    inline_math: bool  # formulas inside running text written as $...$
 
 
 @dataclass(frozen=True)
@@ -249,6 +252,8 @@ FIELDS: dict[str, FieldSpec] = {
         ),
         _enum_field("output.table_format", TableFormat, TableFormat.HTML),
         FieldSpec("output.write_json", True, "true, false", _parse_bool),
+        FieldSpec("output.keep_furniture", False, "true, false", _parse_bool),
+        FieldSpec("output.inline_math", True, "true, false", _parse_bool),
         _enum_field("ui.language", Language, Language.SYSTEM),
         FieldSpec("device.calibration", None, "a JSON object, or null", _parse_object),
         FieldSpec(

@@ -1,9 +1,10 @@
 """Screenshots for the README, from the real app under Xvfb: the main window while a document
 parses (a partly read document in the queue, the page with its layout boxes before its last
-stage), a pasted formula with its LaTeX copied, and the preferences (device and why, watched
-folders, models).
+stage), a pasted formula with its LaTeX copied, the preferences (device and why, watched
+folders, models), and the reading options (a generated report read at pages 2-3, a page range
+being typed wrong, Read Again With… open over the window).
 
-    python -m tools.screenshots [--out docs/screenshots]
+    python -m tools.screenshots [--out docs/screenshots] [--only options]
 
 Starts a private Xvfb display (Debian: apt-get install xvfb, plus Qt's xcb libraries:
 libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0
@@ -84,19 +85,26 @@ def with_oversized_page(source: Path, target: Path) -> Path:
     return target
 
 
+def settings_store(workdir: Path):
+    """A throwaway settings file whose models are the user's; results go to workdir/out."""
+    from settings import SettingsStore
+
+    environ = {k: v for k, v in os.environ.items()
+               if k in ("HOME", "XDG_CACHE_HOME", "PAPERLENS_MODEL_DIR")}
+    store = SettingsStore(path=workdir / "config" / "settings.json", environ=environ)
+    store.set("output.dir", str(workdir / "out"))
+    return store
+
+
 def take(args: argparse.Namespace, workdir: Path) -> list[Path]:
     from PySide6.QtCore import QMimeData
     from PySide6.QtGui import QImage
 
     from gui.application import build_main_window, create_application
     from gui.queue_model import JobState
-    from settings import SettingsStore
 
     app = create_application(["paperlens"])
-    environ = {k: v for k, v in os.environ.items()
-               if k in ("HOME", "XDG_CACHE_HOME", "PAPERLENS_MODEL_DIR")}
-    store = SettingsStore(path=workdir / "config" / "settings.json", environ=environ)
-    store.set("output.dir", str(workdir / "out"))
+    store = settings_store(workdir)
     scans, invoices = workdir / "Scans", workdir / "Invoices"
     for folder in (scans, invoices):
         folder.mkdir()
@@ -156,9 +164,10 @@ def take(args: argparse.Namespace, workdir: Path) -> list[Path]:
     wait_until(app, lambda: dialog.effective_label.text() != dialog.tr("Reading…"), 30,
                "the device status")
     settle(app)
-    for name, tab in (("preferences.png", 0), ("preferences-watched.png", 4),
-                      ("preferences-models.png", 2)):
-        dialog.tabs.setCurrentIndex(tab)
+    for name, tab in (("preferences.png", dialog.tabs.widget(0)),
+                      ("preferences-watched.png", dialog.watched),
+                      ("preferences-models.png", dialog.models.parentWidget())):
+        dialog.tabs.setCurrentWidget(tab)
         settle(app, 0.3)
         shots.append(out / name)
         dialog.grab().save(str(shots[-1]))
@@ -167,9 +176,110 @@ def take(args: argparse.Namespace, workdir: Path) -> list[Path]:
     return shots
 
 
+def write_report(path: Path) -> Path:
+    """Three pages of a quarterly report with a running header and page numbers; a table of
+    orders on page 3."""
+    import pymupdf
+
+    rows = (("Region", "Orders", "Revenue (k)"), ("North", "1,204", "340"),
+            ("South", "951", "281"), ("West", "780", "212"))
+    document = pymupdf.open()
+    for number in (1, 2, 3):
+        page = document.new_page(width=595, height=842)
+        page.insert_text((72, 40), "Northwind Trading · Quarterly Review", fontsize=9)
+        page.insert_text((292, 815), str(number), fontsize=9)
+        if number == 1:
+            page.insert_text((72, 300), "Quarterly Review", fontsize=32)
+            page.insert_text((72, 340), "Third quarter, for the board", fontsize=14)
+            continue
+        page.insert_text((72, 100), "Orders" if number == 3 else "Summary", fontsize=18)
+        text = ("Orders rose in every region this quarter, led by the north, while costs "
+                "stayed flat. The figures are rounded to the nearest thousand. ") * 3
+        page.insert_textbox(pymupdf.Rect(72, 120, 523, 260), text, fontsize=11)
+        if number == 3:
+            left, top, width, height = 72, 290, 150, 28
+            for r, cells in enumerate(rows):
+                for c, cell in enumerate(cells):
+                    page.insert_text((left + c * width + 8, top + r * height + 19), cell,
+                                     fontsize=11)
+            for r in range(len(rows) + 1):
+                page.draw_line((left, top + r * height), (left + 3 * width, top + r * height))
+            for c in range(4):
+                page.draw_line((left + c * width, top), (left + c * width,
+                                                         top + len(rows) * height))
+    document.save(str(path))
+    document.close()
+    return path
+
+
+def with_dialog(window_image, dialog_image, at):
+    """The window's picture with the dialog's laid on it at `at`, framed and shadowed."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QPainter
+
+    picture = window_image.toImage()
+    painter = QPainter(picture)
+    area = QRect(at, dialog_image.size() / dialog_image.devicePixelRatio())
+    for spread, alpha in ((8, 14), (5, 22), (3, 30)):
+        painter.fillRect(area.adjusted(-spread + 3, -spread + 5, spread + 3, spread + 5),
+                         QColor(0, 0, 0, alpha))
+    painter.drawPixmap(area, dialog_image)
+    painter.setPen(QColor("#8a8a8a"))
+    painter.drawRect(area.adjusted(-1, -1, 0, 0))
+    painter.end()
+    return picture
+
+
+def take_options(args: argparse.Namespace, workdir: Path) -> list[Path]:
+    """The reading options: a report read at pages 2-3 with headers kept and tables as
+    Markdown, a page range typed wrong beside the queue, and Read Again With… drawn over the
+    window where it opens (Xvfb has no window manager to frame it: a border and a shadow
+    stand in for the frame)."""
+    from PySide6.QtTest import QTest
+
+    from gui.application import build_main_window, create_application
+
+    app = create_application(["paperlens"])
+    workdir = workdir / "options"  # its own settings: no watched folders, an empty queue
+    workdir.mkdir()
+    store = settings_store(workdir)
+    store.set("output.keep_furniture", True)
+    store.set("output.table_format", "markdown")
+    window = build_main_window(store)
+    window.resize(*WINDOW_SIZE)
+    window.move(0, 0)
+    window.show()
+    inbox = workdir / "reports"
+    inbox.mkdir()
+    window.pages_edit.edit.setText("2-3")
+    window.add_paths([write_report(inbox / "q3-review.pdf")])
+    [job] = window.controller.model.jobs
+    window.queue_view.select_job(job.id)
+    wait_until(app, lambda: job.state.finished, 300, "the report")
+    if not job.state.written:
+        raise SystemExit(f"{job.path.name}: {job.state.value} {job.message}")
+    window.preview.select_page(1)  # the page with the table
+    window.pages_edit.edit.clear()
+    QTest.keyClicks(window.pages_edit.edit, "5-3")  # typed wrong: the message shows at once
+    dialog = window.read_again.open()
+    dialog.pages_edit.edit.setText("3")
+    dialog.switches.table_combo.setCurrentIndex(dialog.switches.table_combo.findData("html"))
+    settle(app, 1.0)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    shot = out / "options.png"
+    with_dialog(window.grab(), dialog.grab(),
+                dialog.geometry().topLeft() - window.geometry().topLeft()).save(str(shot))
+    dialog.reject()
+    window.close()
+    return [shot]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
+    parser.add_argument("--only", choices=["options"],
+                        help="take only these screenshots (options: options.png)")
     args = parser.parse_args(argv)
     server, display = start_xvfb()
     os.environ["DISPLAY"] = display
@@ -178,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="paperlens-screenshots-"))
     os.environ["XDG_DATA_HOME"] = str(workdir / "data")  # pasted images, device decisions
     try:
-        for shot in take(args, workdir):
+        shots = [] if args.only else take(args, workdir)
+        for shot in shots + take_options(args, workdir):
             print(shot)
     finally:
         server.terminate()

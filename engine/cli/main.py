@@ -66,8 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--tables", choices=["html", "markdown"],
                          help="table output (default: the output.table_format setting); markdown "
                               "= GFM pipe tables where no cell is merged")
-    convert.add_argument("--keep-furniture", action="store_true",
-                         help="keep running headers, footers and page numbers")
+    convert.add_argument("--keep-furniture", action=argparse.BooleanOptionalAction,
+                         help="keep running headers, footers and page numbers (default: the "
+                              "output.keep_furniture setting, off)")
     convert.add_argument("--layout-pdf", action="store_true",
                          help="also write <name>_layout.pdf with the regions drawn on each page")
     convert.add_argument("--format", metavar="FORMATS",
@@ -85,9 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                          help="read the pages on a Ray cluster (host:port of its head; without "
                               "it, RAY_ADDRESS or a Ray started here); needs the cluster extra")
-    convert.add_argument("--inline-math", choices=("on", "off"), default="on",
+    convert.add_argument("--inline-math", choices=("on", "off"),
                          help="formulas inside running text as $...$ (born-digital pages); off "
-                              "keeps the text as the page spells it")
+                              "keeps the text as the page spells it (default: the "
+                              "output.inline_math setting, on)")
     convert.add_argument("--no-dewarp", action="store_true",
                          help="read photographed pages as given: no page outline, perspective "
                               "or curl correction")
@@ -230,8 +232,10 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             flags["write_json"] = False
         if args.no_dewarp:
             flags["dewarp"] = False
-        if args.inline_math == "off":
-            flags["inline_math"] = False
+        if args.inline_math is not None:
+            flags["inline_math"] = args.inline_math == "on"
+        if args.keep_furniture is not None:
+            flags["keep_furniture"] = args.keep_furniture
         if args.lang:
             flags["languages"] = parse_languages(args.lang)
         options = options_from_settings(
@@ -239,7 +243,7 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             pages=parse_page_ranges(args.pages) if args.pages else None,
             method=parse_method(args.method), dpi=args.dpi,
             password=given_password(args.password, args.password_file, os.environ),
-            keep_furniture=args.keep_furniture, write_layout_overlay=args.layout_pdf,
+            write_layout_overlay=args.layout_pdf,
             formula_image=args.formula_image, overwrite=args.overwrite, **flags)
     except PaperlensError as exc:
         print(f"error: {exc.message}", file=err)

@@ -334,8 +334,16 @@ or click to choose files</source>
         <translation>文本读取方式：</translation>
     </message>
     <message>
+        <source>Pages:</source>
+        <translation>页码：</translation>
+    </message>
+    <message>
         <source>Device: chosen when the first document starts</source>
         <translation>设备：在第一个文档开始时选择</translation>
+    </message>
+    <message>
+        <source>Not added: {0} Correct the pages or clear them, then add the documents again.</source>
+        <translation>未添加：{0} 请改正或清空页码，然后重新添加文档。</translation>
     </message>
     <message>
         <source>Open documents</source>
@@ -527,6 +535,17 @@ Licence: {1}</source>
     </message>
 </context>
 <context>
+    <name>PageRangeEdit</name>
+    <message>
+        <source>every page, or e.g. 1-3,7</source>
+        <translation>全部页面，或如 1-3,7</translation>
+    </message>
+    <message>
+        <source>Pages to read, as paperlens-cli --pages takes them: 1-3,7 reads pages 1, 2, 3 and 7. Empty: every page.</source>
+        <translation>要读取的页面，写法与 paperlens-cli --pages 相同：1-3,7 读取第 1、2、3 和 7 页。留空：全部页面。</translation>
+    </message>
+</context>
+<context>
     <name>PageView</name>
     <message>
         <source>Title</source>
@@ -611,6 +630,10 @@ Licence: {1}</source>
         <translation>输出</translation>
     </message>
     <message>
+        <source>Reading</source>
+        <translation>读取</translation>
+    </message>
+    <message>
         <source>Models</source>
         <translation>模型</translation>
     </message>
@@ -679,32 +702,12 @@ Licence: {1}</source>
         <translation>在 Markdown 旁边写入 JSON 结果</translation>
     </message>
     <message>
-        <source>HTML</source>
-        <translation>HTML</translation>
-    </message>
-    <message>
-        <source>Markdown (simple tables only)</source>
-        <translation>Markdown（仅限简单表格）</translation>
-    </message>
-    <message>
-        <source>DocLayNet (papers, reports, forms)</source>
-        <translation>DocLayNet（论文、报告、表单）</translation>
-    </message>
-    <message>
-        <source>CDLA (Chinese documents)</source>
-        <translation>CDLA（中文文档）</translation>
+        <source>For the documents added from now on; each keeps the choices it was queued with. The pages to read are chosen beside the queue, and a document can be read again with other choices from its right-click menu.</source>
+        <translation>适用于此后添加的文档；每个文档保留加入队列时的选择。要读取的页码在队列旁选择；在文档的右键菜单中可以用其他选择重新读取。</translation>
     </message>
     <message>
         <source>Output folder:</source>
         <translation>输出文件夹：</translation>
-    </message>
-    <message>
-        <source>Tables as:</source>
-        <translation>表格格式：</translation>
-    </message>
-    <message>
-        <source>Layout model:</source>
-        <translation>版面模型：</translation>
     </message>
     <message>
         <source>Change…</source>
@@ -877,6 +880,54 @@ Licence: {1}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
+        <source>{0} · pages {1}</source>
+        <translation>{0} · 第 {1} 页</translation>
+    </message>
+    <message>
+        <source>pages {0}</source>
+        <translation>第 {0} 页</translation>
+    </message>
+    <message>
+        <source>every page</source>
+        <translation>全部页面</translation>
+    </message>
+    <message>
+        <source>tables as Markdown</source>
+        <translation>表格为 Markdown</translation>
+    </message>
+    <message>
+        <source>tables as HTML</source>
+        <translation>表格为 HTML</translation>
+    </message>
+    <message>
+        <source>headers and footers kept</source>
+        <translation>保留页眉页脚</translation>
+    </message>
+    <message>
+        <source>headers and footers left out</source>
+        <translation>省略页眉页脚</translation>
+    </message>
+    <message>
+        <source>formulas in text as $…$</source>
+        <translation>行内公式为 $…$</translation>
+    </message>
+    <message>
+        <source>formulas in text as printed</source>
+        <translation>行内公式按原文</translation>
+    </message>
+    <message>
+        <source>no layout model</source>
+        <translation>不用版面模型</translation>
+    </message>
+    <message>
+        <source>layout by {0}</source>
+        <translation>版面模型 {0}</translation>
+    </message>
+    <message>
+        <source>Read with: {0}</source>
+        <translation>读取方式：{0}</translation>
+    </message>
+    <message>
         <source>Page {0} ({1}): {2}: {3}</source>
         <translation>第 {0} 页（{1}）：{2}：{3}</translation>
     </message>
@@ -891,6 +942,87 @@ Licence: {1}</source>
     <message>
         <source>Markdown: {0}</source>
         <translation>Markdown：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>ReadAgain</name>
+    <message>
+        <source>Not read again: {0} is already in the queue to be read.</source>
+        <translation>未重新读取：{0} 已在队列中等待读取。</translation>
+    </message>
+</context>
+<context>
+    <name>ReadAgainDialog</name>
+    <message>
+        <source>Read Again With…</source>
+        <translation>重新读取…</translation>
+    </message>
+    <message>
+        <source>Read {0} again with:</source>
+        <translation>重新读取 {0}：</translation>
+    </message>
+    <message>
+        <source>Read {0} documents again with:</source>
+        <translation>重新读取 {0} 个文档：</translation>
+    </message>
+    <message>
+        <source>Pages:</source>
+        <translation>页码：</translation>
+    </message>
+    <message>
+        <source>Read</source>
+        <translation>读取</translation>
+    </message>
+</context>
+<context>
+    <name>ReadingSwitches</name>
+    <message>
+        <source>Keep running headers, footers and page numbers</source>
+        <translation>保留页眉、页脚和页码</translation>
+    </message>
+    <message>
+        <source>Off: the lines repeated at the top and bottom of the pages are left out of the Markdown (they stay in the JSON, marked as header and footer).</source>
+        <translation>关闭时：各页顶部和底部重复的行不写入 Markdown（它们仍在 JSON 中，标记为页眉和页脚）。</translation>
+    </message>
+    <message>
+        <source>Write formulas inside running text as $…$</source>
+        <translation>正文中的公式写成 $…$</translation>
+    </message>
+    <message>
+        <source>Born-digital pages with a math font: formulas within sentences as LaTeX between dollar signs. Off: the text as the page spells it.</source>
+        <translation>使用数学字体的原生数字页面：句中的公式写成美元符号之间的 LaTeX。关闭时：按页面原文书写。</translation>
+    </message>
+    <message>
+        <source>HTML</source>
+        <translation>HTML</translation>
+    </message>
+    <message>
+        <source>Markdown (simple tables only)</source>
+        <translation>Markdown（仅限简单表格）</translation>
+    </message>
+    <message>
+        <source>Markdown writes pipe tables where no cell spans rows or columns; other tables stay HTML.</source>
+        <translation>Markdown 在没有跨行或跨列单元格时写成管道表格；其他表格仍为 HTML。</translation>
+    </message>
+    <message>
+        <source>DocLayNet (papers, reports, forms)</source>
+        <translation>DocLayNet（论文、报告、表单）</translation>
+    </message>
+    <message>
+        <source>CDLA (Chinese documents)</source>
+        <translation>CDLA（中文文档）</translation>
+    </message>
+    <message>
+        <source>None (paragraphs by geometry only)</source>
+        <translation>无（仅按几何划分段落）</translation>
+    </message>
+    <message>
+        <source>Tables as:</source>
+        <translation>表格格式：</translation>
+    </message>
+    <message>
+        <source>Layout model:</source>
+        <translation>版面模型：</translation>
     </message>
 </context>
 <context>
@@ -999,8 +1131,8 @@ Licence: {1}</source>
         <translation>复制表格(&amp;T)</translation>
     </message>
     <message>
-        <source>Copy the table as HTML or Markdown (Preferences &gt; Output): a document of one table, or the table clicked on the page</source>
-        <translation>以 HTML 或 Markdown 复制表格（首选项 &gt; 输出）：只含一个表格的文档，或在页面上点选的表格</translation>
+        <source>Copy the table as HTML or Markdown (Preferences &gt; Reading): a document of one table, or the table clicked on the page</source>
+        <translation>以 HTML 或 Markdown 复制表格（首选项 &gt; 读取）：只含一个表格的文档，或在页面上点选的表格</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -1025,6 +1157,14 @@ Licence: {1}</source>
     <message>
         <source>Convert the failed or cancelled documents again</source>
         <translation>重新转换失败或已取消的文档</translation>
+    </message>
+    <message>
+        <source>Read &amp;Again With…</source>
+        <translation>重新读取(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Read the selected documents again with other pages, tables, headers and footers, formulas or layout model</source>
+        <translation>用其他页码、表格、页眉页脚、公式或版面模型重新读取所选文档</translation>
     </message>
     <message>
         <source>Remove</source>

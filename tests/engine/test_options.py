@@ -7,7 +7,8 @@ import time
 import pytest
 
 from engine.errors import InvalidOptions
-from engine.options import ConvertOptions, TextMethod, parse_method, parse_page_ranges
+from engine.options import (ConvertOptions, TextMethod, options_from_settings, parse_method,
+                            parse_page_ranges)
 
 
 @pytest.mark.parametrize("spec, pages", [
@@ -50,3 +51,32 @@ def test_convert_options_validate_once():
         ConvertOptions(max_side_px=100)
     with pytest.raises(InvalidOptions):
         ConvertOptions(method="guess")
+
+
+def test_options_from_settings_take_the_reading_switches_of_the_settings(tmp_path):
+    from settings import SettingsStore
+    from tests.conftest import isolated_environ
+
+    store = SettingsStore(path=tmp_path / "settings.json", environ=isolated_environ())
+    defaults = options_from_settings(store.load())
+    assert (defaults.keep_furniture, defaults.inline_math, defaults.table_format,
+            defaults.layout_model) == (False, True, "html", "yolov8n-doclaynet")
+    for key, value in (("output.keep_furniture", True), ("output.inline_math", False),
+                       ("output.table_format", "markdown"), ("model.layout", "none")):
+        store.set(key, value)
+    chosen = options_from_settings(store.load())
+    assert (chosen.keep_furniture, chosen.inline_math, chosen.table_format,
+            chosen.layout_model) == (True, False, "markdown", None)
+    # What a front end passes wins over the settings.
+    assert options_from_settings(store.load(), keep_furniture=False).keep_furniture is False
+
+
+def test_cli_reading_flags_default_to_the_settings():
+    from engine.cli.main import build_parser
+
+    parse = build_parser().parse_args
+    plain = parse(["convert", "a.pdf", "-o", "out"])
+    assert (plain.keep_furniture, plain.inline_math) == (None, None)  # the settings decide
+    given = parse(["convert", "a.pdf", "-o", "out", "--no-keep-furniture", "--inline-math", "on"])
+    assert (given.keep_furniture, given.inline_math) == (False, "on")
+    assert parse(["convert", "a.pdf", "-o", "out", "--keep-furniture"]).keep_furniture is True

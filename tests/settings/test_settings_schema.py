@@ -47,6 +47,7 @@ def test_defaults_without_a_file(config: Path, environ: dict[str, str], tmp_path
     assert settings.output.dir is None
     assert settings.output.table_format == TableFormat.HTML == "html"
     assert settings.output.write_json is True
+    assert settings.output.keep_furniture is False and settings.output.inline_math is True
     assert settings.ui.language == Language.SYSTEM == "system"
     assert settings.device.calibration is None
     assert settings.warnings == ()
@@ -185,3 +186,14 @@ def test_unknown_key_is_refused_by_set_and_origin(config: Path, environ: dict[st
         store.set("model.onnx_devcie", "cpu")
     with pytest.raises(KeyError):
         store.load().origin("nope")
+
+
+def test_the_reading_switches_are_settings(config: Path, environ: dict[str, str]) -> None:
+    store = SettingsStore(config, environ)
+    store.set("model.layout", "none")  # paragraphs by geometry only, as the CLI's --layout none
+    store.set("output.keep_furniture", True)
+    settings = store.set("output.inline_math", False)
+    assert settings.model.layout is LayoutModel.NONE
+    assert settings.output.keep_furniture is True and settings.output.inline_math is False
+    with pytest.raises(InvalidSetting):
+        store.set("output.keep_furniture", "yes")
