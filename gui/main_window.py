@@ -343,7 +343,8 @@ class MainWindow(QMainWindow):
                                                                      else ""))
 
         run_in_background(self.controller.worker.device_status, show,
-                          lambda error: log.info("device status unavailable: %s", error))
+                          lambda error: log.info("device status unavailable: %s", error),
+                          owner=self)
 
     def _on_password_needed(self, job_id: int, wrong: bool) -> None:
         job = self.controller.model.job(job_id)

@@ -164,7 +164,7 @@ class MarkdownPane(QTabWidget):
                     path, getattr(error, "strerror", None) or error))
                 self._markdown_for = current  # not read again on every refresh
 
-        run_in_background(lambda: read_markdown(path), show, missing)
+        run_in_background(lambda: read_markdown(path), show, missing, owner=self)
 
     def _show_markdown(self, job: Job, markdown: str, pages: Any) -> None:
         self._placeholder = None

@@ -131,7 +131,7 @@ class ModelTable(QTableWidget):
         run_detached(lambda: store.ensure(model_id),
                      lambda _path: self._finished(model_id, ""),
                      lambda error: self._finished(model_id, str(error)),
-                     name=f"download-{model_id}")
+                     name=f"download-{model_id}", owner=self)
 
     @Slot(object)
     def _on_progress(self, event: Any) -> None:

@@ -258,7 +258,7 @@ class PreferencesDialog(QDialog):
             if request == self._status_request:
                 self.effective_label.setText(self.tr("Unknown ({0})").format(error))
 
-        run_in_background(self._device_status, show, failed)
+        run_in_background(self._device_status, show, failed, owner=self)
 
     def show_status(self, status: Any) -> None:
         self.configured_label.setText(configured_text(status))
