@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.paperlens-installed
 
-.PHONY: run test test-cluster test-fast eval bench peers readme-tables sysdeps models installers clean \
+.PHONY: run test test-cluster test-calibration test-fast eval bench peers readme-tables sysdeps models installers clean \
 	formula-sysdeps formula-deps formula-corpus formula-renders formula-train formula-finetune formula-export
 
 # Debian and Ubuntu ship venv separately (python3-venv): installed when root, else named.
@@ -36,7 +36,12 @@ models: $(STAMP)
 # The two-node Ray tests are left to `make test-cluster` (Ray adds 250 MB and each test starts
 # two nodes); CI runs both.
 test: $(STAMP) sysdeps models
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not cluster"
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not cluster and not calibration"
+
+# Whole `auto` calibrations on lavapipe, whose GPU timings are CPU timings: minutes each, so they
+# are kept out of `make test`; CI runs them.
+test-calibration: $(STAMP) sysdeps models
+	$(BIN)/python -m pytest tests/gpu -m calibration
 
 test-cluster: $(STAMP) models
 	$(BIN)/python -m pip install --quiet -e '.[test,service,cluster]'

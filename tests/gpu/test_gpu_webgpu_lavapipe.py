@@ -165,6 +165,7 @@ def _calibrated(tmp_path, cards: list[str], name: str = "auto") -> dict:
     return data
 
 
+@pytest.mark.calibration
 def test_auto_calibrates_picks_the_cpu_on_lavapipe_and_saves_it(tmp_path):
     data = _calibrated(tmp_path, [NVIDIA])
     status = data["status"]
@@ -214,6 +215,7 @@ def test_old_intel_is_cpu_by_policy_without_loading_the_plugin(tmp_path):
     assert data["reports"] == []
 
 
+@pytest.mark.calibration
 def test_intel_xe_lpg_is_calibrated(tmp_path):
     data = run_scenario("auto", [INTEL_XE_LPG], tmp_path, settings={})
     report = data["reports"][-1]
