@@ -102,18 +102,41 @@ def test_no_module_is_too_long_to_read():
     assert long == {}
 
 
+PRELOADED = ("numpy", "cv2", "onnxruntime", "pymupdf", "PIL.Image", "PySide6.QtWidgets")
+
+
 @pytest.mark.parametrize("package", PACKAGES)
 def test_each_module_imports_first_in_a_fresh_interpreter(package):
     """Every module of the package imported as the first one in its own interpreter: a module
     that works only when another was imported before it fails here."""
     names = [n for n in modules() if n.split(".")[0] == package]
-    script = ("import importlib, subprocess, sys\n"
+    # Each module in a child forked from an interpreter that has imported nothing of ours, only
+    # the large third-party libraries (whose loading is most of the cost and says nothing about
+    # the order of our own imports): as fresh as a new interpreter for our modules, in a fraction
+    # of the time.
+    script = ("import importlib.util, os, sys, traceback\n"
+              f"for lib in {PRELOADED!r}:\n"
+              "    if importlib.util.find_spec(lib.split('.')[0]) is not None:\n"
+              "        __import__(lib)\n"
               "failed = []\n"
               "for name in sys.argv[1:]:\n"
-              "    r = subprocess.run([sys.executable, '-c', f'import {name}'],\n"
-              "                       capture_output=True, text=True)\n"
-              "    if r.returncode:\n"
-              "        failed.append(name + ': ' + r.stderr.strip().splitlines()[-1])\n"
+              "    read_end, write_end = os.pipe()\n"
+              "    pid = os.fork()\n"
+              "    if pid == 0:\n"
+              "        os.close(read_end)\n"
+              "        try:\n"
+              "            __import__(name)\n"
+              "        except BaseException:\n"
+              "            last = traceback.format_exc().strip().splitlines()[-1]\n"
+              "            os.write(write_end, last.encode())\n"
+              "            os._exit(1)\n"
+              "        os._exit(0)\n"
+              "    os.close(write_end)\n"
+              "    with os.fdopen(read_end, 'rb') as pipe:\n"
+              "        said = pipe.read().decode(errors='replace')\n"
+              "    _, status = os.waitpid(pid, 0)\n"
+              "    if status:\n"
+              "        failed.append(f'{name}: {said or status}')\n"
               "print('\\n'.join(failed))\n"
               "sys.exit(1 if failed else 0)\n")
     result = subprocess.run([sys.executable, "-c", script, *names], cwd=ROOT,
