@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ocrmypdf.models.ocr_element import BoundingBox, OcrClass, OcrElement
 
-from engine.export.text_placement import table_lines
-from engine.types import Block, BlockKind, Box, Line, PageResult
+from engine.api import Block, BlockKind, Box, Line, PageResult, table_lines
 
 LINE_CLASSES = {BlockKind.HEADER: OcrClass.HEADER, BlockKind.FOOTER: OcrClass.FOOTER,
                 BlockKind.CAPTION: OcrClass.CAPTION}
