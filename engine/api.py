@@ -1,7 +1,7 @@
 """The declared Python API of Paperlens: the one module programs and every front end import.
 
-    from engine.api import ConvertOptions, Engine
-    result = Engine(load_settings()).convert("scan.pdf", ConvertOptions(output_dir=Path("out")))
+    from engine.api import ConvertOptions, Engine, load_settings
+    result = Engine(load_settings()).convert("scan.pdf", ConvertOptions(output_dir="out"))
 
 Every name a program may use is in `__all__`, grouped below as docs/api.md describes them;
 everything else under engine/ is internal and may change without notice. A name is imported
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 _ROOMS: dict[str, tuple[str, ...]] = {
     # Converting a document
     "engine.engine": ("Engine",),
+    "settings": ("Settings", "load_settings"),  # what an Engine is made from
     "engine.options": ("ConvertOptions", "TextMethod", "options_from_settings",
                        "parse_page_ranges", "parse_layout", "parse_method", "parse_languages",
                        "LAYOUT_MODELS", "DEFAULT_DPI", "MIN_DPI", "MAX_DPI"),
@@ -129,5 +130,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.output.writer import name_taken
     from engine.page import PageOutcome
     from engine.recipe import assemble_document, read_pages, select_pages
+    from settings import Settings, load_settings
     from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError,
                               PageResult, Region, Span, Status, TextSource, Word)
