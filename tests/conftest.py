@@ -46,7 +46,7 @@ def schema_checked_json(tmp_path_factory):
     against engine/output/schema/ before it is written (a departure fails the test that wrote
     it), and what other processes wrote under the session's temporary folder at the end."""
     from engine.output.writer import OutputWriter
-    from tests.json_schemas import check_folder, check_payload
+    from tools.json_schemas import check_folder, check_payload
 
     commit = OutputWriter.commit
 

@@ -13,7 +13,7 @@ import pytest
 
 from conftest import assert_same_outputs, run_cli
 from engine.output.document_json import CONTENT_LIST_SCHEMA, DOCUMENT_SCHEMA, SCHEMA_VERSION
-from tests.json_schemas import problems
+from tools.json_schemas import problems
 
 pytestmark = [pytest.mark.model, pytest.mark.service]
 

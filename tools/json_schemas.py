@@ -1,5 +1,6 @@
-"""The JSON Schemas of engine/output/schema/ as validators the tests share: every document JSON
-and content list the test suite writes is checked against them (tests/conftest.py)."""
+"""The JSON Schemas of engine/output/schema/ as validators: every document JSON and content list
+the test suite (tests/conftest.py) and the dev-set evaluation (tools/eval) write is checked
+against them. jsonschema comes with the test extra; the app itself never validates."""
 
 from __future__ import annotations
 
