@@ -34,7 +34,8 @@ def schema_for(name: str, data: Any) -> Path | None:
     by its shape (any other JSON a test writes is not ours to check)."""
     if name.endswith(CONTENT_LIST_SUFFIX):
         return CONTENT_LIST_SCHEMA
-    if isinstance(data, dict) and {"pages", "page_count"} <= data.keys():
+    if isinstance(data, dict) and ("schema_version" in data
+                                   or {"path", "kind", "page_count", "pages"} <= data.keys()):
         return DOCUMENT_SCHEMA
     return None
 

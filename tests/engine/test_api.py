@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,3 +62,10 @@ def test_importing_the_api_loads_nothing_heavy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120).stdout.splitlines()
     assert out == ["[]", "True True"]
+
+
+def test_docs_api_names_every_public_name():
+    """docs/api.md is the API's documentation: each public name is described there."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)", text))
+    assert sorted(set(api.__all__) - named) == []
