@@ -1,66 +1,137 @@
-"""The engine API the GUI and CLI use: Engine(settings).convert(path, options, on_event, cancel).
+"""The declared Python API of Paperlens: the one module programs and every front end import.
 
-What happens to a document is engine/recipe.py; this class owns what outlives one document:
-the models (created on first use) and the device decision."""
+    from engine.api import ConvertOptions, Engine, load_settings
+    result = Engine(load_settings()).convert("scan.pdf", ConvertOptions(output_dir="out"))
+
+Every name a program may use is in `__all__`, grouped below as docs/api.md describes them;
+everything else under engine/ is internal and may change without notice. A name is imported
+from its room on first use (PEP 562), so `import engine.api` loads nothing heavy: the window
+and the HTTP server take a constant or an error class from here without OpenCV, MuPDF or
+ONNX Runtime. Nothing inside engine/ imports this module (a test checks it): it faces
+outward, so it can name anything in the engine without drawing an import circle."""
 
 from __future__ import annotations
 
-import os
-import threading
-from pathlib import Path
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from engine import events
-from engine.device.selector import DeviceSelector
-from engine.errors import Cancelled
-from engine.models.roles import ModelSet
-from engine.models.sessions import SessionFactory
-from engine.options import ConvertOptions
-from engine.recipe import convert_document
-from engine.types import DocumentResult
+# Room -> the names this module hands on from it, in the groups of docs/api.md. The
+# TYPE_CHECKING block at the end names the same (a test holds them equal), for type checkers
+# and readers.
+_ROOMS: dict[str, tuple[str, ...]] = {
+    # Converting a document
+    "engine.engine": ("Engine",),
+    "settings": ("Settings", "load_settings"),  # what an Engine is made from
+    "engine.options": ("ConvertOptions", "TextMethod", "options_from_settings",
+                       "parse_page_ranges", "parse_layout", "parse_method", "parse_languages",
+                       "LAYOUT_MODELS", "DEFAULT_DPI", "MIN_DPI", "MAX_DPI"),
+    "engine.export.formats": ("OutputFormat", "parse_formats", "format_flags",
+                              "EXPORT_SUFFIXES", "ExportFailed"),
+    # Results
+    "engine.types": ("DocumentResult", "PageResult", "PageError", "Status", "TextSource",
+                     "Block", "BlockKind", "Line", "Word", "Span", "Region", "Box"),
+    "engine.output.document_json": ("document_json", "SCHEMA_VERSION"),
+    "engine.output.content_list": ("content_list",),
+    # Events
+    "engine.events": ("DocumentStarted", "PageProgress", "PageDone", "ModelDownloadProgress",
+                      "DeviceDecided", "Event", "EventCallback", "ignore_event"),
+    # Errors
+    "engine.errors": ("PaperlensError", "UnsupportedInput", "CorruptDocument",
+                      "PasswordRequired", "WrongPassword", "ModelUnavailable",
+                      "ModelIntegrityError", "OutputNotWritable", "Cancelled",
+                      "InvalidOptions", "DocumentFailed", "PageTooLarge",
+                      "ClusterUnavailable", "WorkerLost"),
+    # Inputs
+    "engine.input.suffixes": ("SUPPORTED_SUFFIXES",),
+    "engine.input.kinds": ("identify",),
+    "engine.input.probe": ("probe_document", "Identity"),
+    "engine.input.document": ("open_document", "Document"),
+    "engine.names": ("CONTROL_CHARACTERS",),
+    # Pages for a front end with its own queue (the service), and a Ray cluster's pages
+    "engine.recipe": ("select_pages", "read_pages", "assemble_document"),
+    "engine.page": ("PageOutcome",),
+    "engine.cluster.pages": ("ClusterPages",),
+    "engine.cluster.pool": ("check_reachable",),
+    "engine.cluster.ledger": ("MAX_ATTEMPTS", "lost_message", "lost_page"),
+    # Files and exports made from a result
+    "engine.export.registry": ("ExportContext", "export_document"),
+    "engine.export.page_words": ("table_lines", "block_lines", "words_of", "PlacedWord",
+                                 "InputPixels"),
+    "engine.output.markdown": ("html_table_to_gfm",),
+    "engine.output.writer": ("name_taken",),
+    "engine.cli.inputs": ("output_names",),
+    # Models and devices
+    "engine.models.store": ("ModelStore", "default_model_dir"),
+    "engine.models.manifest": ("load_manifest",),
+    "engine.device.status": ("DeviceStatus",),
+}
+
+# Public names that differ from the name in their room, where that name needs its room to
+# be clear: public name -> (room, name there).
+_RENAMED: dict[str, tuple[str, str]] = {
+    # events.Warning would hide Python's builtin Warning in a program's namespace.
+    "WarningEvent": ("engine.events", "Warning"),
+    "device_status_lines": ("engine.cli.device", "status_lines"),
+}
+
+_WHERE: dict[str, tuple[str, str]] = {
+    **{name: (room, name) for room, names in _ROOMS.items() for name in names},
+    **_RENAMED}
+
+__all__ = tuple(_WHERE)
 
 
-class Engine:
-    """Cheap to create: no model is loaded and no device is probed until a page needs one."""
+def __getattr__(name: str) -> Any:
+    try:
+        room, there = _WHERE[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}; the public "
+                             "names are in engine.api.__all__ (docs/api.md)") from None
+    value = getattr(importlib.import_module(room), there)
+    globals()[name] = value  # once found, an ordinary attribute
+    return value
 
-    def __init__(self, settings, threads: int | None = None) -> None:
-        """`threads`: ONNX Runtime threads per session (None: this machine's physical cores);
-        a cluster worker uses the CPUs its scheduler gave it, so workers on one machine do
-        not crowd each other."""
-        self._settings = settings
-        self._threads = threads
-        self._models: ModelSet | None = None
-        self._lock = threading.Lock()
-        # Cheap: reads the settings snapshot only; the device is decided at the first model use.
-        self._device = DeviceSelector(settings, threads=threads)
 
-    @property
-    def models(self) -> ModelSet:
-        with self._lock:
-            if self._models is None:
-                self._models = ModelSet(Path(self._settings.model.base_dir),
-                                        self._settings.model.index_url,
-                                        SessionFactory(self._threads, device=self._device))
-            return self._models
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
-    def device_status(self):
-        """The device status for people; reading it decides nothing and probes nothing."""
-        return self._device.status()
 
-    def convert(self, path: str | os.PathLike[str], options: ConvertOptions = ConvertOptions(),
-                on_event: events.EventCallback = events.ignore_event,
-                cancel: threading.Event | None = None) -> DocumentResult:
-        """The document's result (status ok or partial; its pages say which failed and why).
-        Raises a PaperlensError when the document cannot be converted at all, DocumentFailed
-        when every page failed; nothing is written then."""
-        cancel = cancel or threading.Event()
-
-        def check_cancel() -> None:
-            if cancel.is_set():
-                raise Cancelled()
-
-        models = self.models
-        models.set_progress_sink(on_event)
-        try:
-            return convert_document(Path(path), options, models, on_event, check_cancel)
-        finally:
-            models.set_progress_sink(None)
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.cli.device import status_lines as device_status_lines
+    from engine.cli.inputs import output_names
+    from engine.cluster.ledger import MAX_ATTEMPTS, lost_message, lost_page
+    from engine.cluster.pages import ClusterPages
+    from engine.cluster.pool import check_reachable
+    from engine.device.status import DeviceStatus
+    from engine.engine import Engine
+    from engine.errors import (Cancelled, ClusterUnavailable, CorruptDocument, DocumentFailed,
+                               InvalidOptions, ModelIntegrityError, ModelUnavailable,
+                               OutputNotWritable, PageTooLarge, PaperlensError,
+                               PasswordRequired, UnsupportedInput, WorkerLost, WrongPassword)
+    from engine.events import (DeviceDecided, DocumentStarted, Event, EventCallback,
+                               ModelDownloadProgress, PageDone, PageProgress, ignore_event)
+    from engine.events import Warning as WarningEvent
+    from engine.export.formats import (EXPORT_SUFFIXES, ExportFailed, OutputFormat,
+                                       format_flags, parse_formats)
+    from engine.export.registry import ExportContext, export_document
+    from engine.export.page_words import (InputPixels, PlacedWord, block_lines, table_lines,
+                                          words_of)
+    from engine.input.document import Document, open_document
+    from engine.input.kinds import identify
+    from engine.input.probe import Identity, probe_document
+    from engine.input.suffixes import SUPPORTED_SUFFIXES
+    from engine.models.manifest import load_manifest
+    from engine.models.store import ModelStore, default_model_dir
+    from engine.names import CONTROL_CHARACTERS
+    from engine.options import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
+                                TextMethod, options_from_settings, parse_languages,
+                                parse_layout, parse_method, parse_page_ranges)
+    from engine.output.content_list import content_list
+    from engine.output.document_json import SCHEMA_VERSION, document_json
+    from engine.output.markdown import html_table_to_gfm
+    from engine.output.writer import name_taken
+    from engine.page import PageOutcome
+    from engine.recipe import assemble_document, read_pages, select_pages
+    from settings import Settings, load_settings
+    from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError,
+                              PageResult, Region, Span, Status, TextSource, Word)

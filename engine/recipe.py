@@ -27,6 +27,7 @@ from engine.ocr.handwriting import flag_handwriting
 from engine.ocr.stage import join_leaders, recognize_text, split_at_gutters
 from engine.options import ConvertOptions
 from engine.output.content_list import content_list
+from engine.output.document_json import document_json
 from engine.output.markdown import render_markdown
 from engine.output.overlay import LayoutOverlay
 from engine.output.writer import OutputWriter, check_writable
@@ -224,13 +225,8 @@ def commit(writer: OutputWriter, result: DocumentResult, stem: str, options: Con
     visible, everything it links to is in place."""
     payloads: dict[str, bytes] = dict(exported or {})
     if options.write_json:
-        # What was read, never how long it took: the same input gives the same bytes.
-        data = result.to_json()
-        data.pop("markdown", None)
-        data.pop("timings_s", None)
-        for page in data["pages"]:
-            page.pop("timings_s", None)
-        payloads[f"{stem}.json"] = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        payloads[f"{stem}.json"] = json.dumps(document_json(result), ensure_ascii=False,
+                                              indent=1).encode()
     if options.write_content_list:
         payloads[f"{stem}_content_list.json"] = json.dumps(
             content_list(result.pages), ensure_ascii=False, indent=1).encode()

@@ -41,7 +41,7 @@ def app_version() -> str:
 def model_rows() -> list[tuple[str, str]]:
     """(model file, licence) for every model in the manifest; reading it loads no model."""
     try:
-        from engine.models.manifest import load_manifest
+        from engine.api import load_manifest
 
         specs = load_manifest(None)
     except Exception:  # the About box must open even with a broken manifest

@@ -45,7 +45,7 @@ def table_text(html: str, table_format: str) -> str:
     """The table as the Markdown writes it: a pipe table when asked for and possible (no merged
     cells), else its HTML."""
     if table_format == "markdown":
-        from engine.output.markdown import html_table_to_gfm  # the Markdown writer's own
+        from engine.api import html_table_to_gfm  # the Markdown writer's own
 
         gfm = html_table_to_gfm(html)
         if gfm is not None:

@@ -36,7 +36,7 @@ STOP_GRACE_S = 10.0
 class Convert:
     path: str
     options: Any
-    """engine.options.ConvertOptions"""
+    """engine.api.ConvertOptions"""
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class Finished:
     a long document a page at a time and other threads get Python's lock in between."""
 
     result: Any
-    """engine.types.DocumentResult without its pages."""
+    """engine.api.DocumentResult without its pages."""
     pages: tuple[bytes, ...]
 
     @classmethod
@@ -222,18 +222,17 @@ def run_conversions(engine: Any, requests: queue.SimpleQueue, outbox: Outbox) ->
 
 def convert(engine: Any, message: Convert, cancel: threading.Event,
             outbox: Outbox) -> Finished | Failed:
-    from engine import events
-    from engine.errors import PaperlensError
+    from engine.api import DeviceDecided, PageProgress, PaperlensError
 
     frames = LiveFrames()
 
     def on_event(event: Any) -> None:
-        if isinstance(event, events.PageProgress):
+        if isinstance(event, PageProgress):
             frame = frames.frame(event)
             if frame is not None:
                 outbox.send_frame(frame)
             return
-        if isinstance(event, events.DeviceDecided):
+        if isinstance(event, DeviceDecided):
             outbox.send(StatusReport(engine.device_status()))
         outbox.send(Emitted(event))
 

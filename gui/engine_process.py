@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from engine import errors
+from engine import api
 from gui.engine_child import (ENGINE_NICENESS, Cancel, Convert, Emitted, Failed, Finished,
                               StatusReport, Stop, portable_settings, serve)
 
@@ -36,12 +36,12 @@ PICTURE_TIMEOUT_S = 30.0
 """A picture's bytes follow its frame at once; a child that stops sending them is lost."""
 
 
-class EngineProcessLost(errors.PaperlensError):
+class EngineProcessLost(api.PaperlensError):
     """The child ended in the middle of a document (killed, crashed)."""
 
 
-class EngineProcessError(errors.PaperlensError):
-    """An error the child met that is no engine.errors type (a bug, an export's own error):
+class EngineProcessError(api.PaperlensError):
+    """An error the child met that is no engine.api error type (a bug, an export's own error):
     `kind` is its class name, `message` its line."""
 
     def __init__(self, kind: str, message: str) -> None:
@@ -49,12 +49,13 @@ class EngineProcessError(errors.PaperlensError):
         self.kind = kind
 
 
-def engine_error(failure: Failed) -> errors.PaperlensError:
-    """The typed error the child reported, raised again here (engine.errors by class name)."""
-    kind = getattr(errors, failure.kind, None)
-    if kind is errors.DocumentFailed:
-        return errors.DocumentFailed(failure.message, None)
-    if isinstance(kind, type) and issubclass(kind, errors.PaperlensError):
+def engine_error(failure: Failed) -> api.PaperlensError:
+    """The typed error the child reported, raised again here (engine.api's errors by class
+    name)."""
+    kind = getattr(api, failure.kind, None)
+    if kind is api.DocumentFailed:
+        return api.DocumentFailed(failure.message, None)
+    if isinstance(kind, type) and issubclass(kind, api.PaperlensError):
         return kind(failure.message)
     return EngineProcessError(failure.kind, failure.message)
 
@@ -269,7 +270,7 @@ class EngineProcess:
                 log.warning("the conversion process did not stop within %.0f s of a cancel",
                             CANCEL_GRACE_S)
                 self._discard(child)
-                return Failed(errors.Cancelled.__name__, errors.Cancelled().message)
+                return Failed(api.Cancelled.__name__, api.Cancelled().message)
             message = child.receive(POLL_S)
             if isinstance(message, (Finished, Failed)):
                 return message

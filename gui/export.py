@@ -111,7 +111,7 @@ def free_name(target: Path, name: str, own_folder: Path | None) -> str:
     """`name`, or `name-2`, `name-3`, ...: the first whose files are not in `target` (the
     engine's rule for conversions: nothing of another document or the user is replaced).
     Exporting into the document's own folder keeps its name: the files are its own."""
-    from engine.output.writer import name_taken
+    from engine.api import name_taken
 
     if own_folder is not None and target.resolve() == own_folder.resolve():
         return name
@@ -158,8 +158,7 @@ def export_documents(documents: Iterable[DocumentExport], formats: Iterable[str]
                      target: Path) -> ExportReport:
     """Every document in every chosen format into `target`; a document or a format that
     cannot be exported is named in the report and the others are still written."""
-    from engine.export.formats import OutputFormat
-    from engine.export.registry import ExportContext, export_document
+    from engine.api import ExportContext, OutputFormat, export_document
 
     chosen = [f for f in FORMATS if f in set(formats)]
     report = ExportReport()

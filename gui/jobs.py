@@ -23,7 +23,7 @@ QUEUED = Qt.ConnectionType.QueuedConnection
 
 def expand_inputs(paths: Iterable[Path]) -> list[Path]:
     """Files as given; folders become the documents inside them (recursively, sorted)."""
-    from engine.input.suffixes import SUPPORTED_SUFFIXES
+    from engine.api import SUPPORTED_SUFFIXES
 
     found: list[Path] = []
     for path in paths:

@@ -69,7 +69,7 @@ class ModelTable(QTableWidget):
         self.set_location(model_dir, index_url)
 
     def set_location(self, model_dir: Path, index_url: str | None) -> None:
-        from engine.models.store import ModelStore
+        from engine.api import ModelStore
 
         self._store = ModelStore(Path(model_dir), index_url, on_progress=self._relay.progress.emit)
         self.refresh()

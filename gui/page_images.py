@@ -22,7 +22,7 @@ def render_page_image(path: str, password: str | None, page: Any) -> QImage:
     """The analysed page as a QImage (runs on a background thread; QImage is thread-safe)."""
     import numpy as np
 
-    from engine.input.document import open_document
+    from engine.api import open_document
 
     longest = max(page.width, page.height, 1)
     shrink = min(1.0, PREVIEW_MAX_SIDE_PX / longest)

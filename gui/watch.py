@@ -69,7 +69,7 @@ def list_folders(folders: tuple[WatchedFolder, ...],
                  settled: dict[Path, tuple[int, int]]) -> Listing:
     """The document files directly inside each folder; those `settled` with the same size and
     modification time are only counted, so a large folder costs the UI thread nothing."""
-    from engine.input.suffixes import SUPPORTED_SUFFIXES  # no reader imported with it
+    from engine.api import SUPPORTED_SUFFIXES  # no reader imported with it
 
     found: list[Sighting] = []
     present: set[Path] = set()

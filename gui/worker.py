@@ -68,11 +68,11 @@ class ConversionWorker(QObject):
     convertRequested = Signal(object)
     documentStarted = Signal(int, int)  # job id, pages to process
     pageProgress = Signal(int, object)  # job id, gui.live_page.LivePage
-    pageDone = Signal(int, object)  # job id, engine.events.PageDone
+    pageDone = Signal(int, object)  # job id, engine.api.PageDone
     warningRaised = Signal(int, str)  # job id, message
-    downloadProgress = Signal(object)  # engine.events.ModelDownloadProgress
-    deviceDecided = Signal(object)  # engine.events.DeviceDecided
-    documentFinished = Signal(int, object)  # job id, engine.types.DocumentResult
+    downloadProgress = Signal(object)  # engine.api.ModelDownloadProgress
+    deviceDecided = Signal(object)  # engine.api.DeviceDecided
+    documentFinished = Signal(int, object)  # job id, engine.api.DocumentResult
     documentFailed = Signal(int, str, str)  # job id, error type name, one-line message
     documentCancelled = Signal(int)
     engineCreated = Signal()
@@ -142,8 +142,8 @@ class ConversionWorker(QObject):
 
     @Slot(object)
     def _convert(self, request: ConversionRequest) -> None:
-        from engine import events
-        from engine.errors import Cancelled, PaperlensError
+        from engine import api
+        from engine.api import Cancelled, PaperlensError
 
         if request.cancel.is_set():
             self.documentCancelled.emit(request.job_id)
@@ -158,21 +158,21 @@ class ConversionWorker(QObject):
             live_pages = LivePageBuilder()
 
             def on_event(event: Any) -> None:
-                if isinstance(event, events.DocumentStarted):
+                if isinstance(event, api.DocumentStarted):
                     self.documentStarted.emit(request.job_id, event.page_count)
-                elif isinstance(event, (events.PageProgress, LiveFrame)):
+                elif isinstance(event, (api.PageProgress, LiveFrame)):
                     live = live_pages.build(event)  # a LiveFrame: from the child process
                     if live is not None:
                         self.pageProgress.emit(request.job_id, live)
-                elif isinstance(event, events.PageDone):
+                elif isinstance(event, api.PageDone):
                     self.pageDone.emit(request.job_id, event)
-                elif isinstance(event, events.Warning):
+                elif isinstance(event, api.WarningEvent):
                     # A page's warning names its page, as the document's warnings do.
                     where = f"page {event.page_number}: " if event.page_number else ""
                     self.warningRaised.emit(request.job_id, where + event.message)
-                elif isinstance(event, events.ModelDownloadProgress):
+                elif isinstance(event, api.ModelDownloadProgress):
                     self.downloadProgress.emit(event)
-                elif isinstance(event, events.DeviceDecided):
+                elif isinstance(event, api.DeviceDecided):
                     self.deviceDecided.emit(event)
 
             result = engine.convert(request.path, options, on_event=on_event,
@@ -219,7 +219,7 @@ class ConversionWorker(QObject):
 
     @staticmethod
     def _options(settings: Settings, request: ConversionRequest) -> Any:
-        from engine.options import options_from_settings
+        from engine.api import options_from_settings
 
         return options_from_settings(
             settings, output_dir=request.output_dir, output_name=request.output_name,

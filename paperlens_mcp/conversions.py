@@ -12,12 +12,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from engine import events
-from engine.cli.main import format_flags
-from engine.errors import Cancelled, DocumentFailed, InvalidOptions, PaperlensError
-from engine.export.formats import parse_formats
-from engine.options import (ConvertOptions, options_from_settings, parse_layout, parse_method,
-                            parse_page_ranges)
+from engine.api import (Cancelled, ConvertOptions, DocumentFailed, DocumentStarted, Event,
+                        InvalidOptions, PageDone, PaperlensError, document_json, format_flags,
+                        options_from_settings, parse_formats, parse_layout, parse_method,
+                        parse_page_ranges)
 from paperlens_mcp.results import ResultsFolder
 from service.storage import safe_name
 
@@ -151,12 +149,12 @@ class Conversions:
     def _convert(self, source: Source, options: ConvertOptions, record: dict[str, Any],
                  folder: Path, on_progress: ProgressSink,
                  cancel: threading.Event) -> dict[str, Any]:
-        def heard(event: events.Event) -> None:
-            if isinstance(event, events.DocumentStarted):
+        def heard(event: Event) -> None:
+            if isinstance(event, DocumentStarted):
                 record["page_count"] = event.page_count
                 on_progress(0, event.page_count, f"{source.path.name}: {event.page_count} "
                             "page(s) to read")
-            elif isinstance(event, events.PageDone):
+            elif isinstance(event, PageDone):
                 record["pages_read"] = event.index + 1
                 on_progress(event.index + 1, event.total,
                             f"page {event.page_number} read ({event.result.status.value}, "
@@ -164,13 +162,7 @@ class Conversions:
 
         result = self.engine.convert(source.path, options, on_event=heard, cancel=cancel)
         files = sorted(str(Path(p).relative_to(folder)) for p in result.outputs)
-        document = result.to_json()
-        # The JSON as paperlens-cli writes it (what was read, never how long it took), with
-        # the files written named.
-        document.pop("markdown", None)
-        document.pop("timings_s", None)
-        for page in document["pages"]:
-            page.pop("timings_s", None)
+        document = document_json(result)  # the JSON paperlens-cli writes
         record.update(finished=_now(), status=result.status.value, files=files,
                       pages=_pages(result), warnings=list(result.warnings))
         self.results.save(folder, record, document, result.markdown)

@@ -18,7 +18,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from engine.errors import Cancelled, PaperlensError
+from engine.api import Cancelled, PaperlensError
 from paperlens_mcp.conversions import ConversionRequest, Conversions, Refused
 from paperlens_mcp.results import ResultNotFound
 
@@ -133,9 +133,9 @@ def build_server(conversions: Conversions) -> MCPServer:
     def device_status() -> dict[str, Any]:
         """The compute device: configured and effective, and why (as `paperlens-cli device
         status` shows it)."""
-        from engine.cli.device import status_lines
+        from engine.api import device_status_lines
 
         status = conversions.engine.device_status()
-        return {"status": status.to_json(), "text": "\n".join(status_lines(status))}
+        return {"status": status.to_json(), "text": "\n".join(device_status_lines(status))}
 
     return server

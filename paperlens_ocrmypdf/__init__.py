@@ -47,7 +47,7 @@ def _shared_engine():
 def read_page(input_file: Path):
     """The page image read by Paperlens: OCR on every line, the picture as given (OCRmyPDF
     has deskewed or rotated it already when asked to), nothing written."""
-    from engine.options import TextMethod, options_from_settings
+    from engine.api import TextMethod, options_from_settings
 
     engine, settings, lock = _shared_engine()
     options = options_from_settings(settings, method=TextMethod.OCR, dewarp=False,

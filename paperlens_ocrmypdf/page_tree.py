@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ocrmypdf.models.ocr_element import BoundingBox, OcrClass, OcrElement
 
-from engine.export.page_words import InputPixels, block_lines, words_of
-from engine.types import BlockKind, Box, Line, PageResult
+from engine.api import BlockKind, Box, InputPixels, Line, PageResult, block_lines, words_of
 
 LINE_CLASSES = {BlockKind.HEADER: OcrClass.HEADER, BlockKind.FOOTER: OcrClass.FOOTER,
                 BlockKind.CAPTION: OcrClass.CAPTION}

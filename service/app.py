@@ -15,7 +15,7 @@ from fastapi import FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from engine.errors import InvalidOptions
+from engine.api import InvalidOptions
 from service import schemas
 from service.config import ServiceConfig
 from service.converter import model_report
@@ -266,7 +266,7 @@ def _looks_like_id(job_id: str) -> bool:
 def _models(settings) -> list[dict[str, Any]]:
     """The cheap check (size, time and the record beside each file); a worker that warmed up
     reports the full hash it took before loading each model."""
-    from engine.models.store import ModelStore, default_model_dir
+    from engine.api import ModelStore, default_model_dir
 
     base = settings.model.base_dir
     store = ModelStore(Path(base) if base else default_model_dir(), settings.model.index_url)

@@ -20,8 +20,7 @@ from typing import Any, Iterator
 import cv2
 import numpy as np
 
-from engine.page import PageOutcome
-from engine.types import PageError, PageResult, Status, TextSource
+from engine.api import PageError, PageOutcome, PageResult, Status, TextSource
 
 
 class CheckpointError(Exception):

@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args: argparse.Namespace, environ=os.environ) -> ServiceConfig:
-    from engine.device.persistence import data_dir
+    from settings import user_data_dir  # the data folder every part of the app uses
 
     for name in ("workers", "max_pages", "ocr_max_pages", "queue_size"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
@@ -80,7 +80,7 @@ def config_from_args(args: argparse.Namespace, environ=os.environ) -> ServiceCon
         if not folder.is_dir():
             raise ValueError(f"--allow-dir {folder} is not a folder.")
     return ServiceConfig(
-        data_dir=(args.data_dir or data_dir(environ) / "service").absolute(),
+        data_dir=(args.data_dir or user_data_dir(environ) / "service").absolute(),
         host=args.host, port=args.port,
         workers=1 if args.ray else args.workers or 1,
         ray_address=args.ray, cluster_workers=args.workers if args.ray else None,
@@ -100,8 +100,7 @@ def check_cluster(address: str) -> None:
     if importlib.util.find_spec("ray") is None:
         raise ValueError("--ray needs Ray, which is not installed here: install Paperlens "
                          "with the cluster extra, pip install 'paperlens[cluster]'.")
-    from engine.cluster.pool import check_reachable
-    from engine.errors import ClusterUnavailable
+    from engine.api import ClusterUnavailable, check_reachable
 
     try:
         check_reachable(address)

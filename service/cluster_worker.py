@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.errors import ClusterUnavailable, PaperlensError
+from engine.api import ClusterUnavailable, PaperlensError
 from service.checkpoint import save_crops
 from service.converter import model_report
 from service.database import ACTIVE
@@ -52,7 +52,7 @@ class ClusterWorker:
 
     def __init__(self, folder: DataFolder, queue: WorkQueue, pages, slot: int,
                  settings) -> None:
-        from engine.cluster.ledger import MAX_ATTEMPTS
+        from engine.api import MAX_ATTEMPTS
 
         self.folder = folder
         self.queue = queue
@@ -159,7 +159,7 @@ def cluster_facts(address: str, pages) -> dict:
 def connect(address: str, workers: int | None, settings, queue: WorkQueue, slot: int, pid: int):
     """Page workers on the cluster, models loaded; until then the worker row says `warming`,
     or `failed` with the reason while the cluster cannot be used (tried again and again)."""
-    from engine.cluster.pages import ClusterPages
+    from engine.api import ClusterPages
 
     while True:
         started = time.perf_counter()
@@ -184,7 +184,7 @@ def connect(address: str, workers: int | None, settings, queue: WorkQueue, slot:
 
 
 def _models(settings) -> list[dict]:
-    from engine.models.store import ModelStore, default_model_dir
+    from engine.api import ModelStore, default_model_dir
 
     base = settings.model.base_dir
     store = ModelStore(Path(base) if base else default_model_dir(), settings.model.index_url)

@@ -17,11 +17,8 @@ from typing import Any, Callable, Protocol
 import cv2
 import numpy as np
 
-from engine.errors import Cancelled
-from engine.input.document import Document, open_document
-from engine.options import ConvertOptions, parse_layout
-from engine.page import PageOutcome
-from engine.recipe import read_pages
+from engine.api import (Cancelled, ConvertOptions, Document, PageOutcome, open_document,
+                        parse_layout, read_pages)
 
 StageCallback = Callable[[str], None]
 

@@ -8,8 +8,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from engine.errors import (CorruptDocument, InvalidOptions, PaperlensError, PasswordRequired,
-                           UnsupportedInput)
+from engine.api import (CorruptDocument, InvalidOptions, PaperlensError, PasswordRequired,
+                        UnsupportedInput)
 
 _CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
           405: "method_not_allowed", 409: "conflict", 413: "too_large",

@@ -7,11 +7,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from engine.errors import InvalidOptions
-from engine.export.formats import OutputFormat
-from engine.options import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
-                            TextMethod, options_from_settings, parse_layout, parse_method,
-                            parse_page_ranges)
+from engine.api import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
+                        InvalidOptions, OutputFormat, TextMethod, options_from_settings,
+                        parse_layout, parse_method, parse_page_ranges)
 
 FORMATS = ("md", "json", "content_list", "pdf", "docx", "xlsx", "alto", "hocr")
 """md, json and content_list as the CLI writes them; pdf (the searchable PDF), docx, xlsx,

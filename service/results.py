@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.responses import FileResponse
 
-from engine.export.formats import EXPORT_SUFFIXES, OutputFormat
+from engine.api import EXPORT_SUFFIXES, OutputFormat
 from service.errors import ServiceError
 from service.jobs import JobStore
 from service.storage import DataFolder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 JobState = Literal["queued", "running", "done", "partial", "failed", "cancelled"]
 
@@ -89,8 +89,12 @@ class QuickResult(BaseModel):
     status: str | None
     pages: list[QuickPage]
     markdown: str
-    document: dict[str, Any]
-    content_list: list[dict[str, Any]]
+    document: dict[str, Any] = Field(description=(
+        "The document JSON paperlens-cli writes, beginning with its schema_version; its JSON "
+        "Schema is engine/output/schema/document.schema.json (docs/api.md)."))
+    content_list: list[dict[str, Any]] = Field(description=(
+        "The content list (MinerU's shape; engine/output/schema/content_list.schema.json), of "
+        "the document JSON's schema_version."))
     images: dict[str, str]
     """Images the Markdown links to: path -> PNG bytes in base64."""
     elapsed_ms: float

@@ -16,7 +16,7 @@ import shutil
 import unicodedata
 from pathlib import Path
 
-from engine.names import CONTROL_CHARACTERS
+from engine.api import CONTROL_CHARACTERS
 
 # File names are kept (the outputs are named after them) but never trusted as paths.
 MAX_NAME_CHARS = 120

@@ -11,12 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from engine.cli.inputs import output_names
-from engine.errors import PaperlensError
-from engine.input.document import open_document
-from engine.input.kinds import identify
-from engine.input.probe import Identity, probe_document
-from engine.recipe import select_pages
+from engine.api import (Identity, PaperlensError, identify, open_document, output_names,
+                        probe_document, select_pages)
 from service.config import ServiceConfig
 from service.errors import ServiceError, from_engine
 from service.jobs import JobStore, Limits, NewDocument, NewJob, QueueFull, QuotaExceeded

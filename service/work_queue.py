@@ -107,7 +107,7 @@ class WorkQueue:
         """The cluster worker reading the page was lost: the page waits to be read again (the
         next claim takes it first), unless it has now been lost `max_losses` times, when it is
         a failed page (WorkerLost) and the document goes on. True when it failed now."""
-        from engine.cluster.ledger import lost_message, lost_page
+        from engine.api import lost_message, lost_page
         from service.checkpoint import encode_result
 
         key = (work.job_id, work.doc, work.idx, self.token)

@@ -24,11 +24,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Iterator
 
-from engine import events
-from engine.errors import (Cancelled, CorruptDocument, DocumentFailed, PaperlensError,
-                           PasswordRequired, UnsupportedInput)
-from engine.recipe import assemble_document
-from engine.types import PageResult
+from engine.api import (Cancelled, CorruptDocument, DocumentFailed, PageResult, PaperlensError,
+                        PasswordRequired, UnsupportedInput, assemble_document, ignore_event)
 from service.checkpoint import CheckpointError, encode_result, save_crops, stored_outcomes
 from service.converter import LocalPageConverter, PageConverter
 from service.database import Database
@@ -149,7 +146,7 @@ def assemble(folder: DataFolder, queue: WorkQueue, settings, work: AssemblyWork)
             result = assemble_document(Path(work.name),
                                        convert_options(options, settings, work.stem,
                                                        str(output)),
-                                       from_checkpoints, events.ignore_event, lambda: None)
+                                       from_checkpoints, ignore_event, lambda: None)
     except DocumentFailed as exc:
         queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message, [], 0)
         return

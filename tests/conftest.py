@@ -1,4 +1,5 @@
-"""Shared fixtures: an isolated settings file, and one engine (with the real models) per session."""
+"""Shared fixtures: an isolated settings file, one engine (with the real models) per session, and
+every document JSON the session writes checked against its JSON Schema."""
 
 from __future__ import annotations
 
@@ -37,6 +38,28 @@ def isolated_data_dir(tmp_path_factory):
         os.environ.pop("XDG_DATA_HOME", None)
     else:
         os.environ["XDG_DATA_HOME"] = previous
+
+
+@pytest.fixture(scope="session", autouse=True)
+def schema_checked_json(tmp_path_factory):
+    """Every document JSON and content list the engine writes in this process is checked
+    against engine/output/schema/ before it is written (a departure fails the test that wrote
+    it), and what other processes wrote under the session's temporary folder at the end."""
+    from engine.output.writer import OutputWriter
+    from tools.json_schemas import check_folder, check_payload
+
+    commit = OutputWriter.commit
+
+    def checked_commit(self, payloads, *args, **kwargs):
+        found = [p for name, data in payloads.items() for p in check_payload(name, data)]
+        assert not found, "written JSON departs from its schema:\n" + "\n".join(found)
+        return commit(self, payloads, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(OutputWriter, "commit", checked_commit)
+        yield
+    found = check_folder(tmp_path_factory.getbasetemp())
+    assert not found, "JSON written in the session departs from its schema:\n" + "\n".join(found)
 
 
 @pytest.fixture

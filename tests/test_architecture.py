@@ -143,3 +143,62 @@ def test_each_module_imports_first_in_a_fresh_interpreter(package):
                             capture_output=True, text=True, timeout=600,
                             env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+FRONT_ENDS = ("gui", "service", "paperlens_mcp", "paperlens_ocrmypdf")
+PUBLIC_API = "engine.api"
+
+
+def engine_imports(source: str) -> set[str]:
+    """The engine modules a file's source imports, anywhere in it (lazy imports and
+    importlib.import_module("engine...") calls included): `from engine import api` names
+    engine.api, `from engine import events` names engine.events."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            targets = ([f"engine.{alias.name}" for alias in node.names]
+                       if node.module == "engine" else [node.module])
+        elif (isinstance(node, ast.Call) and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and getattr(node.func, "attr", getattr(node.func, "id", None))
+              in ("import_module", "__import__")):
+            targets = [node.args[0].value]
+        else:
+            continue
+        found.update(t for t in targets if t == "engine" or t.startswith("engine."))
+    return found
+
+
+def test_front_ends_import_the_engine_only_through_its_api():
+    """gui/, service/, the MCP server and the OCRmyPDF plugin use engine.api, the declared API
+    (docs/api.md), and never a room of the engine: what they need is named there."""
+    elsewhere = {}
+    for name, path in modules().items():
+        if name.split(".")[0] in FRONT_ENDS:
+            other = engine_imports(path.read_text(encoding="utf-8")) - {PUBLIC_API}
+            if other:
+                elsewhere[name] = sorted(other)
+    assert elsewhere == {}
+
+
+def test_the_front_door_check_finds_every_way_in():
+    source = ("from engine.api import Engine\n"
+              "from engine import api, events\n"
+              "import engine.types\n"
+              "def later():\n"
+              "    from engine.input.document import open_document\n"
+              "    importlib.import_module('engine.recipe')\n"
+              "from enginex import y\n")
+    assert engine_imports(source) == {"engine.api", "engine.events", "engine.types",
+                                      "engine.input.document", "engine.recipe"}
+
+
+def test_nothing_in_the_engine_imports_its_api():
+    """engine.api faces outward: an engine module that imported it could close a circle
+    through any room the API names."""
+    inside = sorted(name for name, path in modules().items()
+                    if name.split(".")[0] == "engine" and name != PUBLIC_API
+                    and PUBLIC_API in engine_imports(path.read_text(encoding="utf-8")))
+    assert inside == []

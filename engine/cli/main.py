@@ -19,7 +19,7 @@ from engine.cli.device import add_device_parser, run_device
 from engine.cli.stopping import StopRequests, Stopped, mupdf_quiet
 from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
-from engine.export.formats import EXPORT_FORMATS, EXPORT_SUFFIXES, OutputFormat, parse_formats
+from engine.export.formats import EXPORT_SUFFIXES, format_flags, parse_formats
 from engine.types import Status
 from engine.options import (options_from_settings, parse_languages, parse_layout,
                             parse_method, parse_page_ranges)
@@ -182,14 +182,6 @@ def convert_one(engine, path: Path, options, progress: "PageProgress", cancel: t
             options = replace(options, password=password)
 
 
-def format_flags(formats: tuple[OutputFormat, ...]) -> dict[str, object]:
-    """ConvertOptions fields for the outputs --format names."""
-    json_wanted = OutputFormat.JSON in formats
-    return {"write_markdown": OutputFormat.MD in formats, "write_json": json_wanted,
-            "write_content_list": json_wanted,
-            "exports": tuple(f for f in formats if f in EXPORT_FORMATS)}
-
-
 def missing_exports(result, options) -> list[str]:
     """The export files asked for that the document did not get."""
     stem = written_stem(result) or options.output_name
@@ -220,7 +212,7 @@ def run_convert(args: argparse.Namespace, settings, err: TextIO) -> int:
 
 
 def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRequests) -> int:
-    from engine.api import Engine  # heavy imports only for the command that needs them
+    from engine.engine import Engine  # heavy imports only for the command that needs them
 
     try:
         flags = {"table_format": args.tables} if args.tables else {}

@@ -24,7 +24,7 @@ from typing import Any
 import pymupdf
 
 from engine import errors
-from engine.api import Engine
+from engine.engine import Engine
 from engine.errors import Cancelled, PaperlensError
 from engine.input.document import Document, open_document
 from engine.options import ConvertOptions

@@ -50,3 +50,12 @@ def parse_formats(spec: str) -> tuple[OutputFormat, ...]:
             raise InvalidOptions(f"Unknown output format {name!r}; choose from "
                                  f"{', '.join(f.value for f in OutputFormat)}.") from None
     return tuple(f for f in OutputFormat if f in chosen)
+
+
+def format_flags(formats: tuple[OutputFormat, ...]) -> dict[str, object]:
+    """ConvertOptions fields for the outputs the formats name (`--format`): JSON brings the
+    content list with it."""
+    json_wanted = OutputFormat.JSON in formats
+    return {"write_markdown": OutputFormat.MD in formats, "write_json": json_wanted,
+            "write_content_list": json_wanted,
+            "exports": tuple(f for f in formats if f in EXPORT_FORMATS)}

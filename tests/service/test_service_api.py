@@ -12,6 +12,8 @@ import zipfile
 import pytest
 
 from conftest import assert_same_outputs, run_cli
+from engine.output.document_json import CONTENT_LIST_SCHEMA, DOCUMENT_SCHEMA, SCHEMA_VERSION
+from tools.json_schemas import problems
 
 pytestmark = [pytest.mark.model, pytest.mark.service]
 
@@ -73,6 +75,10 @@ def test_quick_ocr_answers_markdown_and_json(server, client, inputs):
     body = answer.json()
     assert "Receipt 42" in body["markdown"]
     assert body["document"]["kind"] == "png" and body["document"]["path"] == "note.png"
+    # The JSON the CLI writes, with its schema version; the content list beside it.
+    assert body["document"]["schema_version"] == SCHEMA_VERSION
+    assert problems(body["document"], DOCUMENT_SCHEMA) == []
+    assert problems(body["content_list"], CONTENT_LIST_SCHEMA) == []
     assert body["pages"] == [{"page": 1, "status": "ok", "errors": []}]
     assert isinstance(body["content_list"], list) and body["elapsed_ms"] > 0
     # A quick request leaves nothing behind.

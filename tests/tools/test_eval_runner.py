@@ -151,6 +151,24 @@ def test_cli_converter_reports_failures(tmp_path):
         cli_converter(shlex.split("echo nothing"), tmp_path, 30)
 
 
+def test_cli_converter_checks_the_json_it_wrote_against_its_schema(tmp_path):
+    """Paperlens's document JSON and content list are checked on every evaluated document; a
+    JSON of another shape (another converter's) is left alone."""
+    script = (
+        "import json, pathlib, sys; src, out = map(pathlib.Path, sys.argv[1:3]); "
+        "(out / (src.stem + '.md')).write_text('text'); "
+        "(out / 'other.json').write_text(json.dumps({'anything': 1})); "
+        "(out / (src.stem + '.json')).write_text(json.dumps("
+        "{'path': str(src), 'kind': 'pdf', 'page_count': 1, 'pages': [], 'outputs': [], "
+        "'warnings': [], 'status': 'ok'}))"
+    )
+    source = tmp_path / "doc.pdf"
+    source.write_bytes(b"%PDF")
+    convert = cli_converter([sys.executable, "-c", script, "{input}", "{outdir}"], tmp_path, 30)
+    with pytest.raises(ConversionError, match="departs from its schema.*schema_version"):
+        convert(source)
+
+
 def test_manifest_errors_are_reported(tmp_path, manifest, capsys):
     broken = json.loads(manifest.read_text())
     broken[1]["truth_format"] = "pdf"

@@ -79,6 +79,7 @@ def cli_converter(command: Sequence[str], cwd: Path, timeout_s: float) -> Conver
                     f"expected {markdown_path.name} in the output folder, "
                     f"found {', '.join(written)}"
                 )
+            _check_json(Path(outdir))
             warnings = tuple(
                 line.strip()
                 for line in (finished.stderr or "").splitlines()
@@ -87,3 +88,15 @@ def cli_converter(command: Sequence[str], cwd: Path, timeout_s: float) -> Conver
             return Conversion(markdown_path.read_text(encoding="utf-8"), warnings)
 
     return convert
+
+
+def _check_json(outdir: Path) -> None:
+    """The document JSON and content list the converter wrote (when it is Paperlens) answer to
+    their JSON Schemas (engine/output/schema); another converter's JSON is not ours to judge."""
+    from tools.json_schemas import check_folder
+
+    found = check_folder(outdir)
+    if found:
+        shown = "; ".join(p.rpartition("/")[2] for p in found[:3])
+        raise ConversionError(f"the JSON written departs from its schema ({len(found)} "
+                              f"problem(s)): {shown}")
