@@ -66,7 +66,7 @@ class ReadingChoices:
 
     def option_values(self) -> dict[str, Any]:
         """engine.options.ConvertOptions fields: these choices win over the settings."""
-        from engine.options import parse_layout
+        from engine.api import parse_layout
 
         return {"pages": self.pages, "keep_furniture": self.keep_furniture,
                 "table_format": self.table_format, "inline_math": self.inline_math,

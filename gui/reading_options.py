@@ -55,8 +55,7 @@ class PageRangeEdit(QWidget):
         self.edit.setText(format_page_ranges(pages) if pages else "")
 
     def _check(self, text: str) -> None:
-        from engine.errors import InvalidOptions
-        from engine.options import parse_page_ranges
+        from engine.api import InvalidOptions, parse_page_ranges
 
         try:
             self.pages, self.error = (parse_page_ranges(text) if text.strip() else None), ""
