@@ -156,7 +156,8 @@ def measure(items: list[ManifestItem], command: Path) -> list[dict]:
     settings_file = Path(tempfile.mkdtemp()) / "settings.json"
     engine = Engine(SettingsStore(path=settings_file).load())
     plugin = plugin_command()
-    plugin_env = {**os.environ, "PAPERLENS_CONFIG": str(settings_file)}
+    # OCRmyPDF imports the plugin by its module name: from this checkout, as the tests do.
+    plugin_env = {**os.environ, "PAPERLENS_CONFIG": str(settings_file), "PYTHONPATH": str(REPO)}
     rows = []
     for item in items:
         log(f"{item.id}: Paperlens")
