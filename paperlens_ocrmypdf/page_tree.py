@@ -39,8 +39,11 @@ def page_text(tree: OcrElement) -> str:
 
 
 def _line(line: Line, ocr_class: str, to_image: InputPixels) -> OcrElement:
+    # On a page the reader turned a quarter or half turn clockwise, the line runs at that angle
+    # counter-clockwise on the image OCRmyPDF keeps (hOCR's textangle): laid so, a PDF reader
+    # gives its words back in order, not backwards.
     element = OcrElement(ocr_class=ocr_class, bbox=_bbox(to_image.box(line.box)),
-                         confidence=float(line.score))
+                         confidence=float(line.score), textangle=float(to_image.turn) or None)
     for placed in words_of(line):
         if placed.text.strip():
             element.children.append(OcrElement(ocr_class=OcrClass.WORD, text=placed.text,

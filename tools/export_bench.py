@@ -113,23 +113,28 @@ def run_paperlens(engine, item: ManifestItem, folder: Path) -> tuple[Path, float
     return folder / f"{item.id}.searchable.pdf", time.perf_counter() - started
 
 
+def _ocrmypdf(argv: list[str], item: ManifestItem, target: Path,
+              env: dict[str, str] | None) -> subprocess.CompletedProcess:
+    return subprocess.run([*argv, str(item.input_path), str(target)], capture_output=True,
+                          text=True, timeout=OCRMYPDF_TIMEOUT_S, env=env)
+
+
 def run_ocrmypdf(command: list[str], item: ManifestItem, target: Path,
                  env: dict[str, str] | None = None) -> tuple[Path | None, float, str, str]:
     """OCRmyPDF's PDF, its run time, why it failed ("" if it did not) and the mode it ran in:
-    its default, or --force-ocr for a page that has text already (the default refuses such a
-    page, and --redo-ocr / --skip-text refuse Debian 12's Ghostscript 10.0)."""
+    its default, or for a document that has text already (which the default refuses)
+    --skip-text, which keeps that text as Paperlens's own export does, and --force-ocr where
+    --skip-text fails (OCRmyPDF 16 with Debian 12's Ghostscript 10.0)."""
     argv = [*command, "--output-type", "pdf", "-l", LANGUAGES.get(item.category, "eng")]
     if item.input_path.suffix.lower() != ".pdf":
         argv += ["--image-dpi", "200"]  # our dev images carry no resolution of their own
     started = time.perf_counter()
-    mode = "default"
-    done = subprocess.run([*argv, str(item.input_path), str(target)], capture_output=True,
-                          text=True, timeout=OCRMYPDF_TIMEOUT_S, env=env)
-    if done.returncode == 6:  # PriorOcrFoundError: the page has text already
-        mode = "force-ocr"
-        done = subprocess.run([*argv, "--force-ocr", str(item.input_path), str(target)],
-                              capture_output=True, text=True, timeout=OCRMYPDF_TIMEOUT_S,
-                              env=env)
+    mode, done = "default", _ocrmypdf(argv, item, target, env)
+    if done.returncode == 6:  # PriorOcrFoundError: the document has text already
+        for mode in ("skip-text", "force-ocr"):
+            done = _ocrmypdf([*argv, f"--{mode}"], item, target, env)
+            if done.returncode == 0:
+                break
     seconds = time.perf_counter() - started
     if done.returncode != 0 or not target.is_file():
         reason = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]

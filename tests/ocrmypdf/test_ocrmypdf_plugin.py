@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,12 @@ def test_boxes_of_a_turned_page_are_laid_back_on_the_image():
     assert (box.left, box.top, box.right, box.bottom) == (40, 280, 80, 380)
     assert element.text == "north" and element.confidence == pytest.approx(0.9)
     assert page_text(tree) == "north\n"
+    # Left to right on the analysed page runs bottom to top on the image: a quarter turn
+    # counter-clockwise, so a PDF reader gives the words back in order.
+    (laid_line,) = paragraph.lines
+    assert laid_line.textangle == 90
+    upright = page_tree(replace(page, rotation=0), (200, 100), 300.0, 0)
+    assert upright.paragraphs[0].lines[0].textangle is None
 
 
 def test_a_line_without_word_boxes_is_one_word_and_a_table_reads_in_cell_order():
