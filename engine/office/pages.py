@@ -1,0 +1,124 @@
+"""An Office document's pages as page results: each part a block in reading order, on a
+notional page (boxes stacked down it, nothing measured), each picture cropped as a figure and,
+when it holds text (a scan pasted into a document, a screenshot on a slide), its text read by
+the page recipe (`read_picture`, given by engine/recipe.py) and set after it."""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterator
+
+from engine.errors import Cancelled, PaperlensError
+from engine.office.container import read_member
+from engine.office.model import PICTURE, OfficeDocument, OfficePage, Part
+from engine.page import PageOutcome
+from engine.types import Block, BlockKind, Box, PageResult, Span, Status, TextSource
+
+PictureReader = Callable[[Path, str], PageOutcome]
+"""(the picture as an image file, the prefix of its crops' names) -> the page recipe's outcome,
+with the picture as read in `image`."""
+
+LINE_PT = 14.0
+CHARS_PER_LINE = 90
+# A picture whose OCR kept at least this many letters and digits holds text worth reading.
+MIN_TEXT_CHARACTERS = 8
+# Pictures smaller than this (icons, bullets, rules) are kept as figures and not read.
+MIN_READ_SIDE_PX = 48
+
+
+def office_pages(path: Path, office: OfficeDocument, numbers: list[int], stem: str,
+                 read_picture: PictureReader) -> Iterator[PageOutcome]:
+    """The chosen pages of an Office document read from `path`, in order."""
+    for number in numbers:
+        yield _page(path, office.kind, office.pages[number - 1], number, f"{stem}-p{number}",
+                    read_picture)
+
+
+def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
+          read_picture: PictureReader) -> PageOutcome:
+    blocks: list[Block] = []
+    crops: list[tuple[str, object]] = []
+    warnings: list[str] = []
+    y = 0.0
+    width = page.width_pt
+    for index, part in enumerate(page.parts, start=1):
+        if part.kind == PICTURE:
+            read = _picture(path, part, f"{prefix}-picture{index}", read_picture, warnings)
+            if read is None:
+                continue
+            outcome = read
+            picture = outcome.image
+            height = min(width * picture.shape[0] / max(picture.shape[1], 1), 2 * width)
+            box = Box(0.0, y, width, y + height)
+            path = f"images/{prefix}-figure{index}.png"
+            crops.append((path, picture))
+            blocks.append(Block(BlockKind.FIGURE, box, image_path=path))
+            blocks.extend(_placed(b, box) for b in _text_blocks(outcome))
+            crops.extend(outcome.crops)
+            warnings.extend(f"picture {index}: {w}" for w in outcome.result.warnings)
+            y += height + LINE_PT
+            continue
+        height = LINE_PT * max(1, math.ceil(len(part.text or part.latex) / CHARS_PER_LINE))
+        if part.html:
+            height = LINE_PT * (part.html.count("<tr>") + 1)
+        blocks.append(_block(part, Box(0.0, y, width, y + height)))
+        y += height + LINE_PT / 2
+    result = PageResult(page_number=number, width=round(width), height=round(max(
+        page.height_pt, y)), dpi=72.0, text_source=TextSource.NATIVE,
+        text_source_reason=f"read from the {kind.upper()} document's own markup",
+        blocks=tuple(blocks), warnings=tuple(warnings), status=Status.OK)
+    return PageOutcome(result, tuple(crops))
+
+
+def _block(part: Part, box: Box) -> Block:
+    kind = BlockKind(part.kind)
+    spans = tuple(Span(text=t if not latex else latex, latex=latex) for t, latex in part.spans)
+    level = part.level if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER) else 0
+    return Block(kind, box, text=part.text or part.latex, level=level, html=part.html,
+                 latex=part.latex, latex_confidence=1.0 if part.latex else None, spans=spans)
+
+
+def _picture(source: Path, part: Part, prefix: str, read_picture: PictureReader,
+              warnings: list[str]) -> PageOutcome | None:
+    """The picture read through the page recipe (identified by its bytes there, like every
+    input); None, with a warning, for one that is no image Paperlens decodes (a vector drawing:
+    EMF, WMF, SVG) or that the recipe failed on."""
+    name = Path(part.picture).name
+    try:
+        data = read_member(source, part.picture)
+    except KeyError:
+        warnings.append(f"picture {name} is named but missing from the file; left out")
+        return None
+    with tempfile.TemporaryDirectory(prefix="paperlens-picture-") as folder:
+        path = Path(folder) / name
+        path.write_bytes(data)
+        try:
+            outcome = read_picture(path, prefix)
+        except Cancelled:
+            raise
+        except PaperlensError as exc:  # a vector drawing (EMF, WMF, SVG), a damaged picture
+            warnings.append(f"picture {name} left out: {exc.message}")
+            return None
+    if outcome.image is None:
+        warnings.append(f"picture {name} could not be read")
+        return None
+    return outcome
+
+
+def _text_blocks(outcome: PageOutcome) -> list[Block]:
+    """The picture's blocks when its reading found text in it, else none (a photograph)."""
+    result = outcome.result
+    if result.status is Status.FAILED or min(result.width, result.height) < MIN_READ_SIDE_PX:
+        return []
+    blocks = [b for b in result.blocks if b.kind is not BlockKind.FIGURE or b.image_path]
+    read = sum(ch.isalnum() for b in blocks for ch in (b.text or ""))
+    return blocks if read >= MIN_TEXT_CHARACTERS else []
+
+
+def _placed(block: Block, box: Box) -> Block:
+    """A block read off a picture, on the picture's place on the notional page."""
+    return Block(block.kind, box, block.lines, block.text, block.score, block.level, block.html,
+                 block.latex, block.latex_confidence, block.latex_guard, block.image_path,
+                 block.language, block.spans)
