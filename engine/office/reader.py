@@ -1,6 +1,7 @@
 """An Office document read into pages of parts (engine/office/model.py), after its package was
-screened (engine/office/container.py): text documents through pandoc, workbooks through
-openpyxl, presentations through python-pptx. Runs in the bounded identification child
+screened (engine/office/container.py): text documents (DOCX, ODT) through pandoc,
+workbooks through openpyxl, presentations through python-pptx, OpenDocument spreadsheets and
+presentations from their content.xml. Runs in the bounded identification child
 (engine/input/probe_child.py); a reader's own failure is a CorruptDocument naming the file."""
 
 from __future__ import annotations
@@ -27,10 +28,14 @@ def read_office(path: Path, kind: str) -> OfficeDocument:
             from engine.office.slides import read_presentation
 
             document = read_presentation(path)
-        else:
-            from engine.office.converted import read_converted
+        elif kind == "ods":
+            from engine.office.opendocument import read_spreadsheet
 
-            document = read_converted(path, kind)
+            document = read_spreadsheet(path)
+        else:
+            from engine.office.opendocument import read_presentation_odp
+
+            document = read_presentation_odp(path)
     except (PaperlensError, MemoryError):
         raise
     except Exception as exc:  # the libraries' own errors on a damaged part
