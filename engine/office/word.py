@@ -170,6 +170,9 @@ class _TreeReader:
         parts of their own where they stand."""
         pieces: list[tuple[str, str]] = []
         pictures: list[str] = []
+        # An equation with words beside it in its paragraph is inline, whatever its type says
+        # (pandoc's ODT reader marks every formula object as display math).
+        worded = any(item.get("t") == "Str" for item in inlines)
 
         def flush() -> None:
             text = joined([t for t, _ in pieces])
@@ -183,7 +186,7 @@ class _TreeReader:
         def walk(items: list) -> None:
             for item in items:
                 name, content = item.get("t"), item.get("c")
-                if name == "Math" and content[0].get("t") == "DisplayMath":
+                if name == "Math" and content[0].get("t") == "DisplayMath" and not worded:
                     flush()
                     self.parts.append(Part("formula", latex=content[1].strip()))
                 elif name == "Math":

@@ -124,6 +124,11 @@ def _words(prose) -> list[str]:
                    if w.strip(".,;:").isalpha() and 4 <= len(w.strip(".,;:")) <= 10})
 
 
+def _md(text: str) -> str:
+    """Document text in the truth's Markdown: a dollar sign is money, not a formula."""
+    return text.replace("$", "\\$")
+
+
 def _sentence(text: str, limit: int = 260) -> str:
     """A paragraph cut at a sentence end within `limit` characters."""
     if len(text) <= limit:
@@ -198,18 +203,23 @@ def write_docx(path: Path, rng: random.Random, prose, words: list[str]) -> Offic
     before.add_run(" is given above.")
     document.add_paragraph(paragraphs[2])
     document.save(path)
-    truth = "\n\n".join([f"# {title}", paragraphs[0], f"## {sub1}",
-                         *(f"- {b}" for b in bullets),
-                         *(f"{n}. {s}" for n, s in enumerate(steps, start=1)), grid.html(),
-                         f"## {sub2}", paragraphs[1], f"$$\n{display}\n$$",
-                         f"The value of ${inline}$ is given above.", paragraphs[2]]) + "\n"
+    truth = "\n\n".join([f"# {_md(title)}", _md(paragraphs[0]), f"## {_md(sub1)}",
+                         *(f"- {_md(b)}" for b in bullets),
+                         *(f"{n}. {_md(s)}" for n, s in enumerate(steps, start=1)),
+                         grid.html(), f"## {_md(sub2)}", _md(paragraphs[1]),
+                         f"$$\n{display}\n$$", f"The value of ${inline}$ is given above.",
+                         _md(paragraphs[2])]) + "\n"
     return OfficeItem(path.stem, "docx", path.name, truth, [grid.html()])
 
 
 def _docx_table(document, grid: Grid) -> None:
+    from docx.oxml import OxmlElement
+
     full = grid.full()
     table = document.add_table(rows=len(full), cols=len(full[0]))
     table.style = "Table Grid"
+    for row in table.rows[:grid.header_rows]:  # Word's "repeat as header row": the head
+        row._tr.get_or_add_trPr().append(OxmlElement("w:tblHeader"))
     for r, c, rowspan, colspan in grid.spans():
         table.cell(r, c).merge(table.cell(r + rowspan - 1, c + colspan - 1))
     for r, row in enumerate(full):
@@ -274,8 +284,9 @@ def write_pptx(path: Path, rng: random.Random, prose, words: list[str]) -> Offic
             if text is not None:
                 table.cell(r, c).text = text
     deck.save(path)
-    truth = "\n\n".join([f"# {title}", subtitle, f"## {agenda}", *(f"- {b}" for b in bullets),
-                         notes, f"## {table_title}", grid.html()]) + "\n"
+    truth = "\n\n".join([f"# {_md(title)}", _md(subtitle), f"## {_md(agenda)}",
+                         *(f"- {_md(b)}" for b in bullets), _md(notes),
+                         f"## {_md(table_title)}", grid.html()]) + "\n"
     return OfficeItem(path.stem, "pptx", path.name, truth, [grid.html()])
 
 
@@ -313,7 +324,8 @@ def write_scan_docx(path: Path, rng: random.Random, prose) -> OfficeItem:
     document.add_heading(heading, level=1)
     document.add_picture(io.BytesIO(scan_picture(lines, rng)), width=Inches(6))
     document.save(path)
-    return OfficeItem(path.stem, "scan-docx", path.name, f"# {heading}\n", [], " ".join(lines))
+    return OfficeItem(path.stem, "scan-docx", path.name, f"# {_md(heading)}\n", [],
+                      _md(" ".join(lines)))
 
 
 def write_scan_pptx(path: Path, rng: random.Random, prose) -> OfficeItem:
@@ -328,7 +340,8 @@ def write_scan_pptx(path: Path, rng: random.Random, prose) -> OfficeItem:
     slide.shapes.add_picture(io.BytesIO(scan_picture(lines, rng)), Inches(0.5), Inches(2),
                              width=Inches(9))
     deck.save(path)
-    return OfficeItem(path.stem, "scan-pptx", path.name, f"## {heading}\n", [], " ".join(lines))
+    return OfficeItem(path.stem, "scan-pptx", path.name, f"## {_md(heading)}\n", [],
+                      _md(" ".join(lines)))
 
 
 def soffice(source: Path, target: str, out: Path) -> Path:

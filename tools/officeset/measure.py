@@ -2,7 +2,7 @@
 against its truth (order-sensitive text similarity; TEDS of each table against the truth's, in
 order), each pasted scan or screenshot by the similarity of the text read off it, and each
 document laid out as a PDF by LibreOffice and converted as a PDF, its text compared with the
-text read from the markup."""
+text read from the markup that a printout shows (no speaker notes, no sheet names)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,22 @@ def scan_text(markdown: str) -> str:
     return _HEADING_LINE.sub("", markdown)
 
 
+def printed_markdown(result) -> str:
+    """The Markdown of what a printout shows: a presentation without its speaker notes, a
+    workbook without its sheet names (LibreOffice prints neither in its PDF)."""
+    from dataclasses import replace
+
+    from engine.output.markdown import render_markdown
+    from engine.types import BlockKind
+
+    unprinted = {"pptx": BlockKind.FOOTNOTE, "odp": BlockKind.FOOTNOTE,
+                 "xlsx": BlockKind.SECTION_HEADER, "ods": BlockKind.SECTION_HEADER}
+    left_out = unprinted.get(result.kind)
+    pages = [replace(page, blocks=tuple(b for b in page.blocks if b.kind is not left_out))
+             for page in result.pages]
+    return render_markdown(pages)
+
+
 def measure(folder: Path, engine, compare_pdf: bool = True) -> dict:
     from engine.options import ConvertOptions
 
@@ -58,7 +74,7 @@ def measure(folder: Path, engine, compare_pdf: bool = True) -> dict:
             with tempfile.TemporaryDirectory(prefix="paperlens-officeset-") as out:
                 pdf = soffice(folder / item.file, "pdf", Path(out))
                 as_pdf = engine.convert(pdf, options).markdown
-            row["pdf_text"] = round(text_similarity(as_pdf, markdown), 4)
+            row["pdf_text"] = round(text_similarity(as_pdf, printed_markdown(result)), 4)
         rows.append(row)
         print(json.dumps(row), flush=True)
     return {"documents": rows, "families": summarise(rows)}
