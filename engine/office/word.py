@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 import zipfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 from engine.errors import CorruptDocument, UnsafeInput
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
     table_html
+from engine.office.outline import with_outline_headings
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,9 @@ _MARKS = ("Emph", "Strong", "Underline", "Strikeout", "Superscript", "Subscript"
 
 def read_text_document(path: Path, kind: str, limits: PandocLimits = PANDOC_LIMITS
                        ) -> OfficeDocument:
-    tree = _pandoc_tree(path, kind, limits)
+    with tempfile.TemporaryDirectory(prefix="paperlens-docx-") as folder:
+        outlined = with_outline_headings(path, Path(folder)) if kind == "docx" else None
+        tree = _pandoc_tree(outlined or path, kind, limits, path.name)
     reader = _TreeReader()
     title = _meta_text(tree.get("meta", {}).get("title"))
     if title:
@@ -54,7 +58,7 @@ def _member(source: str, members: list[str]) -> str:
     return next((m for m in members if m.endswith(ending)), source)
 
 
-def _pandoc_tree(path: Path, kind: str, limits: PandocLimits) -> dict:
+def _pandoc_tree(path: Path, kind: str, limits: PandocLimits, name: str) -> dict:
     import pypandoc
 
     command = [pypandoc.get_pandoc_path(), "+RTS", f"-M{limits.heap_mib}m", "-RTS",
@@ -62,16 +66,16 @@ def _pandoc_tree(path: Path, kind: str, limits: PandocLimits) -> dict:
     try:
         done = subprocess.run(command, capture_output=True, timeout=limits.time_s, check=False)
     except subprocess.TimeoutExpired:
-        raise UnsafeInput(f"{path.name} was still being read after {limits.time_s:.0f} s (the "
+        raise UnsafeInput(f"{name} was still being read after {limits.time_s:.0f} s (the "
                           "file may be built never to finish); Paperlens does not read it.") \
             from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         reason = said[-1][:200] if said else f"exit {done.returncode}"
         if "heap" in reason.lower():
-            raise UnsafeInput(f"{path.name} needs more than {limits.heap_mib} MiB to be read (the "
+            raise UnsafeInput(f"{name} needs more than {limits.heap_mib} MiB to be read (the "
                               "file may be built to exhaust memory); Paperlens does not read it.")
-        raise CorruptDocument(f"{path.name} could not be read as a {kind.upper()} document "
+        raise CorruptDocument(f"{name} could not be read as a {kind.upper()} document "
                               f"({reason}); open and save it again in its application.")
     return json.loads(done.stdout)
 

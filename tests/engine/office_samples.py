@@ -52,6 +52,29 @@ def write_docx(path: Path, picture: bytes | None = None) -> Path:
     return path
 
 
+def write_outline_docx(path: Path) -> Path:
+    """Headings known by their outline level alone: a custom style with one, and a paragraph
+    given one directly."""
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    def outline(properties, value: int) -> None:
+        level = OxmlElement("w:outlineLvl")
+        level.set(qn("w:val"), str(value))
+        properties.append(level)
+
+    document = docx.Document()
+    chapter = document.styles.add_style("Chapter", WD_STYLE_TYPE.PARAGRAPH)
+    outline(chapter.element.get_or_add_pPr(), 0)
+    document.add_paragraph("Chapter by its style", style="Chapter")
+    outline(document.add_paragraph("Section by its paragraph")._p.get_or_add_pPr(), 1)
+    document.add_paragraph("Body text.")
+    document.save(path)
+    return path
+
+
 def write_math_docx(path: Path) -> Path:
     """Equations (display and inline) and a footnote, as Word stores them: pandoc writes OMML."""
     import pypandoc

@@ -18,7 +18,7 @@ from engine.options import ConvertOptions
 from engine.types import BlockKind, TextSource
 
 from office_samples import (HEADING, SCAN_LINES, scan_png, write_docx, write_math_docx,
-                            write_odp, write_ods, write_pptx, write_xlsx)
+                            write_odp, write_ods, write_outline_docx, write_pptx, write_xlsx)
 
 TABLE = ('<table><thead><tr><td colspan="2">Region and year</td><td>r0c2</td></tr></thead>'
          '<tbody><tr><td>r1c0</td><td>r1c1</td><td rowspan="2">Both</td></tr><tr><td>r2c0</td>'
@@ -56,6 +56,14 @@ def test_a_text_document_keeps_headings_lists_and_merged_cells(samples):
     assert [p.text for p in parts if p.kind == "list_item"] == [
         "North held its lead", "South caught up", "1. Count the stores"]
     assert [p.html for p in parts if p.kind == "table"] == [TABLE]
+
+
+def test_outline_levels_make_headings(tmp_path):
+    with open_document(write_outline_docx(tmp_path / "outline.docx")) as document:
+        parts = document.office.pages[0].parts
+    assert [(p.kind, p.text, p.level) for p in parts] == [
+        ("section_header", "Chapter by its style", 1),
+        ("section_header", "Section by its paragraph", 2), ("text", "Body text.", 0)]
 
 
 def test_conversion_writes_markdown_json_and_every_export(engine, samples, tmp_path):
