@@ -139,3 +139,10 @@ def test_a_pasted_scan_is_cropped_and_read_by_ocr(engine, tmp_path):
     read = " ".join(b.text for b in blocks[figure + 1:])
     assert " ".join(SCAN_LINES).lower() in read.lower()
     assert result.markdown.index("![figure]") < result.markdown.lower().index("pasted scans")
+
+
+def test_the_service_identifies_an_upload_in_the_bounded_child(samples):
+    from service.uploads import identified
+
+    identity = identified(samples / "deck.pptx")
+    assert (identity.kind, identity.page_count) == ("pptx", 3)
