@@ -113,8 +113,10 @@ def read_presentation_odp(path: Path) -> OfficeDocument:
                 continue
             parts.extend(_frame_parts(frame, first_slide=number == 1))
         title = next((p.text for p in parts if p.kind in ("title", "section_header")), "")
-        if notes is not None:
-            text = joined([" ".join(_text(p) for p in notes.iter(_q("text:p")))])
+        if notes is not None:  # the notes frame alone (not the page-number field beside it)
+            text = joined([" ".join(_text(p) for frame in notes.iter(_q("draw:frame"))
+                                    if frame.get(_q("presentation:class")) == "notes"
+                                    for p in frame.iter(_q("text:p")))])
             if text:
                 parts.append(Part("footnote", text))
         pages.append(OfficePage(tuple(parts), title=title, width_pt=720.0, height_pt=540.0))
