@@ -16,7 +16,7 @@ from engine.input.damage import damage_heard, decoder_messages, quiet_libraries,
 from engine.input.kinds import InputKind, identify
 from engine.input.limits import check_image_file, check_page_images
 from engine.input.paged import open_paged, short_reason
-from engine.input.probe import probe_document
+from engine.input.probe import OFFICE_PROBE_LIMITS, probe_document
 from engine.office.model import OfficeDocument
 from engine.office.reader import read_office
 
@@ -98,8 +98,9 @@ def open_document(path: Path, password: str | None = None,
             probe_document(path, password, check_cancel)
         return _open_paged(path, kind, password)
     if kind.is_office:  # read whole in the bounded child, or here when probed already
-        office = OfficeDocument.from_json(probe_document(path, None, check_cancel).office) \
-            if bounded else read_office(path, kind.value)
+        office = OfficeDocument.from_json(probe_document(
+            path, None, check_cancel, OFFICE_PROBE_LIMITS).office) if bounded \
+            else read_office(path, kind.value)
         return Document(path, kind, None, 0, office)
     checked = check_image_file(path, kind.value)  # every page, before any is decoded
     frames = 1
