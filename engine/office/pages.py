@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -21,11 +22,22 @@ PictureReader = Callable[[Path, str], PageOutcome]
 with the picture as read in `image`."""
 
 LINE_PT = 14.0
+"""The notional page: one line of text is this tall, and holds CHARS_PER_LINE characters."""
 CHARS_PER_LINE = 90
-# A picture whose OCR kept at least this many letters and digits holds text worth reading.
-MIN_TEXT_CHARACTERS = 8
-# Pictures smaller than this (icons, bullets, rules) are kept as figures and not read.
-MIN_READ_SIDE_PX = 48
+
+
+@dataclass(frozen=True)
+class PictureRules:
+    """When the text read off a picture inside a document is kept after it."""
+
+    min_text_characters: int = 8
+    """Letters and digits the reading must hold: a photograph's stray "1 l" is not text; a
+    one-word label is (the pasted scans of tools/officeset hold 150-200)."""
+    min_side_px: int = 48
+    """A picture narrower or lower than this (an icon, a bullet, a rule) keeps no reading."""
+
+
+PICTURE_RULES = PictureRules()
 
 
 def office_pages(path: Path, office: OfficeDocument, numbers: list[int], stem: str,
@@ -110,11 +122,12 @@ def _picture(source: Path, part: Part, prefix: str, read_picture: PictureReader,
 def _text_blocks(outcome: PageOutcome) -> list[Block]:
     """The picture's blocks when its reading found text in it, else none (a photograph)."""
     result = outcome.result
-    if result.status is Status.FAILED or min(result.width, result.height) < MIN_READ_SIDE_PX:
+    rules = PICTURE_RULES
+    if result.status is Status.FAILED or min(result.width, result.height) < rules.min_side_px:
         return []
     blocks = [b for b in result.blocks if b.kind is not BlockKind.FIGURE or b.image_path]
     read = sum(ch.isalnum() for b in blocks for ch in (b.text or ""))
-    return blocks if read >= MIN_TEXT_CHARACTERS else []
+    return blocks if read >= rules.min_text_characters else []
 
 
 def _placed(block: Block, box: Box) -> Block:
