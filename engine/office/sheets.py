@@ -1,13 +1,16 @@
 """Workbooks (XLSX) read with openpyxl: one page per worksheet, its name a heading and its used
 range one table, merged cells as spans, each cell as the value its last save computed (never
-a formula evaluated here)."""
+a formula evaluated here); the pictures drawn on a sheet after its table, found through the
+package's relationships (openpyxl does not say which part holds them)."""
 
 from __future__ import annotations
 
 import datetime as dt
+import posixpath
+import zipfile
 from pathlib import Path
 
-from engine.office.model import Cell, OfficeDocument, OfficePage, Part, table_html
+from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, table_html
 
 # Cells of one sheet taken into its table; the rows past it are left out, with a warning.
 MAX_SHEET_CELLS = 1_000_000
@@ -20,6 +23,7 @@ def read_workbook(path: Path) -> OfficeDocument:
     book = openpyxl.load_workbook(path, data_only=True, keep_links=False, keep_vba=False,
                                   rich_text=False)
     pages, warnings = [], []
+    pictures = sheet_pictures(path)
     for sheet in book.worksheets:
         rows, cut = _sheet_rows(sheet)
         if cut:
@@ -28,6 +32,7 @@ def read_workbook(path: Path) -> OfficeDocument:
         parts = [Part("section_header", sheet.title, level=1)]
         if rows:
             parts.append(Part("table", html=table_html(rows)))
+        parts.extend(Part(PICTURE, picture=member) for member in pictures.get(sheet.title, ()))
         pages.append(OfficePage(tuple(parts), title=sheet.title))
     book.close()
     return OfficeDocument("xlsx", tuple(pages), tuple(warnings))
@@ -83,3 +88,48 @@ def cell_text(value: object) -> str:
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     return " ".join(str(value).split())
+
+
+_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
+
+
+def sheet_pictures(path: Path) -> dict[str, list[str]]:
+    """Sheet name -> the package members of the pictures its drawing shows, in order."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
+    found: dict[str, list[str]] = {}
+    with zipfile.ZipFile(path) as archive:
+        names = set(archive.namelist())
+
+        def related(part: str, kind: str) -> list[str]:
+            folder, name = posixpath.split(part)
+            rels = posixpath.join(folder, "_rels", name + ".rels")
+            if rels not in names:
+                return []
+            root = etree.fromstring(archive.read(rels), parser)
+            return [_resolve(folder, r.get("Target", "")) for r in root.iter(_REL) if r.get("Type", "").endswith("/" + kind)
+                    and r.get("TargetMode") != "External"]
+
+        if "xl/workbook.xml" not in names or "xl/_rels/workbook.xml.rels" not in names:
+            return found
+        targets = {r.get("Id"): _resolve("xl", r.get("Target", "")) for r in etree.fromstring(archive.read("xl/_rels/workbook.xml.rels"),
+                                             parser).iter(_REL)}
+        workbook = etree.fromstring(archive.read("xl/workbook.xml"), parser)
+        for sheet in workbook.iter(_MAIN + "sheet"):
+            part = targets.get(sheet.get(_R_ID), "")
+            members = [image for drawing in related(part, "drawing")
+                       for image in related(drawing, "image") if image in names]
+            if members:
+                found[sheet.get("name", "")] = members
+    return found
+
+
+def _resolve(folder: str, target: str) -> str:
+    """A relationship's target as a member name: from the package root when it starts with
+    "/", else from the folder of the part that names it."""
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    return posixpath.normpath(posixpath.join(folder, target))

@@ -85,8 +85,9 @@ def write_math_docx(path: Path) -> Path:
     return path
 
 
-def write_xlsx(path: Path) -> Path:
+def write_xlsx(path: Path, picture: bytes | None = None) -> Path:
     import openpyxl
+    from openpyxl.drawing.image import Image
 
     book = openpyxl.Workbook()
     sheet = book.active
@@ -95,7 +96,10 @@ def write_xlsx(path: Path) -> Path:
     sheet.append(["North", 10, 12.5])
     sheet["A4"] = "Totals follow"
     sheet.merge_cells("A4:C4")
-    book.create_sheet("Notes")["A1"] = "Second sheet"
+    notes = book.create_sheet("Notes")
+    notes["A1"] = "Second sheet"
+    if picture is not None:
+        notes.add_image(Image(io.BytesIO(picture)), "C3")
     book.save(path)
     return path
 

@@ -111,6 +111,13 @@ def test_a_workbook_is_a_table_per_sheet(engine, samples):
     assert second[0].text == "Notes" and "Second sheet" in second[1].html
 
 
+def test_a_sheet_keeps_the_pictures_drawn_on_it(tmp_path):
+    with open_document(write_xlsx(tmp_path / "shots.xlsx", picture=scan_png())) as document:
+        first, second = document.office.pages
+    assert [p.kind for p in first.parts] == ["section_header", "table"]
+    assert [(p.kind, p.picture) for p in second.parts[2:]] == [("picture", "xl/media/image1.png")]
+
+
 def test_a_presentation_is_a_page_per_slide_with_titles_and_notes(engine, samples):
     result = engine.convert(samples / "deck.pptx", ConvertOptions())
     assert result.page_count == 3
