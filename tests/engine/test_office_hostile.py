@@ -128,3 +128,9 @@ def test_the_cli_refuses_a_bomb_in_words_within_its_own_memory(tmp_path):
     assert run.code == 1 and "decompression bomb" in run.stderr
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
     assert run.peak_mib < PEAK_MIB, f"peak {run.peak_mib:.0f} MiB"
+
+
+def test_a_damaged_part_is_a_corrupt_document_naming_it(tmp_path):
+    path = docx_with(tmp_path / "cut.docx", replace={"word/document.xml": b"<w:document><w:bo"})
+    message = _refused(path, error=CorruptDocument)
+    assert "word/document.xml is not well-formed XML" in message
