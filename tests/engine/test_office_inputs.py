@@ -153,3 +153,12 @@ def test_the_service_identifies_an_upload_in_the_bounded_child(samples):
 
     identity = identified(samples / "deck.pptx")
     assert (identity.kind, identity.page_count) == ("pptx", 3)
+
+
+def test_the_same_document_gives_the_same_bytes(engine, samples, tmp_path):
+    written = []
+    for run in ("a", "b"):
+        engine.convert(samples / "deck.pptx", ConvertOptions(output_dir=str(tmp_path / run)))
+        written.append({p.name: p.read_bytes() for p in (tmp_path / run).iterdir()})
+    assert written[0] == written[1] and set(written[0]) == {
+        "deck.md", "deck.json", "deck_content_list.json"}
