@@ -26,6 +26,7 @@ class PandocLimits:
 
 
 PANDOC_LIMITS = PandocLimits()
+META_KEYS = ("title", "subtitle", "author", "date", "abstract")
 _MARKS = ("Emph", "Strong", "Underline", "Strikeout", "Superscript", "Subscript", "SmallCaps")
 
 
@@ -35,9 +36,13 @@ def read_text_document(path: Path, kind: str, limits: PandocLimits = PANDOC_LIMI
         outlined = with_outline_headings(path, Path(folder)) if kind == "docx" else None
         tree = _pandoc_tree(outlined or path, kind, limits, path.name)
     reader = _TreeReader()
-    title = _meta_text(tree.get("meta", {}).get("title"))
-    if title:
-        reader.parts.append(Part("title", title, level=1))
+    # Pandoc takes the Title, Subtitle, Author, Date and Abstract paragraphs out of the text
+    # into the document's metadata; they are put back where they stood, at the top.
+    meta = tree.get("meta", {})
+    for key in META_KEYS:
+        for text in _meta_texts(meta.get(key)):
+            reader.parts.append(Part("title", text, level=1) if key == "title"
+                                else Part("text", text))
     reader.blocks(tree.get("blocks", []), list_level=-1)
     parts = reader.parts + [Part("footnote", f"[{n}] {text}")
                             for n, text in enumerate(reader.notes, start=1)]
@@ -80,14 +85,22 @@ def _pandoc_tree(path: Path, kind: str, limits: PandocLimits, name: str) -> dict
     return json.loads(done.stdout)
 
 
-def _meta_text(value: dict | None) -> str:
+def _meta_texts(value: dict | None) -> list[str]:
+    """A metadata value as paragraphs of text (a list of authors: one each)."""
     if not value:
-        return ""
-    if value.get("t") == "MetaInlines":
-        return joined(_plain(value["c"]))
-    if value.get("t") == "MetaString":
-        return joined([value["c"]])
-    return ""
+        return []
+    kind, content = value.get("t"), value.get("c")
+    if kind == "MetaInlines":
+        texts = [joined(_plain(content))]
+    elif kind == "MetaString":
+        texts = [joined([content])]
+    elif kind == "MetaList":
+        texts = [t for item in content for t in _meta_texts(item)]
+    elif kind == "MetaBlocks":
+        texts = [joined(_plain(_inlines_of(block))) for block in content]
+    else:
+        texts = []
+    return [t for t in texts if t]
 
 
 def _plain(inlines: list) -> list[str]:

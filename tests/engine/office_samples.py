@@ -75,6 +75,23 @@ def write_outline_docx(path: Path) -> Path:
     return path
 
 
+def write_front_matter_docx(path: Path) -> Path:
+    """A title page in Word's own styles: Title, Subtitle, Author, Date, Abstract."""
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    document = docx.Document()
+    document.add_paragraph("On Reading", style="Title")
+    document.add_paragraph("A Short Study", style="Subtitle")
+    for name, text in (("Author", "Ada Lovelace"), ("Date", "1 March 2026"),
+                       ("Abstract", "We read documents.")):
+        document.styles.add_style(name, WD_STYLE_TYPE.PARAGRAPH)
+        document.add_paragraph(text, style=name)
+    document.add_paragraph("Body text.")
+    document.save(path)
+    return path
+
+
 def write_math_docx(path: Path) -> Path:
     """Equations (display and inline) and a footnote, as Word stores them: pandoc writes OMML."""
     import pypandoc

@@ -17,8 +17,9 @@ from engine.input.kinds import InputKind, identify
 from engine.options import ConvertOptions
 from engine.types import BlockKind, TextSource
 
-from office_samples import (HEADING, SCAN_LINES, scan_png, write_docx, write_math_docx,
-                            write_odp, write_ods, write_outline_docx, write_pptx, write_xlsx)
+from office_samples import (HEADING, SCAN_LINES, scan_png, write_docx, write_front_matter_docx,
+                            write_math_docx, write_odp, write_ods, write_outline_docx,
+                            write_pptx, write_xlsx)
 
 TABLE = ('<table><thead><tr><td colspan="2">Region and year</td><td>r0c2</td></tr></thead>'
          '<tbody><tr><td>r1c0</td><td>r1c1</td><td rowspan="2">Both</td></tr><tr><td>r2c0</td>'
@@ -64,6 +65,14 @@ def test_outline_levels_make_headings(tmp_path):
     assert [(p.kind, p.text, p.level) for p in parts] == [
         ("section_header", "Chapter by its style", 1),
         ("section_header", "Section by its paragraph", 2), ("text", "Body text.", 0)]
+
+
+def test_the_title_page_styles_stay_in_the_text(tmp_path):
+    with open_document(write_front_matter_docx(tmp_path / "front.docx")) as document:
+        parts = document.office.pages[0].parts
+    assert [(p.kind, p.text) for p in parts] == [
+        ("title", "On Reading"), ("text", "A Short Study"), ("text", "Ada Lovelace"),
+        ("text", "1 March 2026"), ("text", "We read documents."), ("text", "Body text.")]
 
 
 def test_conversion_writes_markdown_json_and_every_export(engine, samples, tmp_path):
