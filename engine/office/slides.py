@@ -56,6 +56,10 @@ def _shape_parts(shape, slide) -> list[Part]:
     if not getattr(shape, "has_text_frame", False) or not shape.has_text_frame:
         return []
     kind = shape.placeholder_format.type if shape.is_placeholder else None
+    if kind in (PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.DATE):
+        # Furniture on every slide, left out of the Markdown as a printed page's footer is.
+        text = joined([shape.text_frame.text.replace("\n", " ")])
+        return [Part("footer", text)] if text else []
     if kind in (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE):
         text = joined([shape.text_frame.text.replace("\n", " ").replace("\v", " ")])
         if not text:

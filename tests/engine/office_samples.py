@@ -148,6 +148,29 @@ def write_pptx(path: Path, picture: bytes | None = None) -> Path:
     return path
 
 
+def write_footer_pptx(path: Path) -> Path:
+    """A slide carrying its layout's footer, date and slide-number placeholders."""
+    import copy
+
+    from pptx import Presentation
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    deck = Presentation()
+    layout = deck.slide_layouts[1]
+    slide = deck.slides.add_slide(layout)
+    slide.shapes.title.text = "Results"
+    slide.placeholders[1].text = "Sales rose"
+    furniture = (PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.DATE, PP_PLACEHOLDER.SLIDE_NUMBER)
+    for placeholder in layout.placeholders:
+        if placeholder.placeholder_format.type in furniture:
+            slide.shapes._spTree.append(copy.deepcopy(placeholder._element))
+    for placeholder in slide.placeholders:
+        if placeholder.placeholder_format.type == PP_PLACEHOLDER.FOOTER:
+            placeholder.text = "Example Company"
+    deck.save(path)
+    return path
+
+
 ODF_MANIFEST = (b'<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest='
                 b'"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"/>')
 _ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '

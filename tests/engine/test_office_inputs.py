@@ -18,8 +18,8 @@ from engine.options import ConvertOptions
 from engine.types import BlockKind, TextSource
 
 from office_samples import (HEADING, SCAN_LINES, scan_png, write_docx, write_front_matter_docx,
-                            write_math_docx, write_odp, write_ods, write_outline_docx,
-                            write_pptx, write_xlsx)
+                            write_footer_pptx, write_math_docx, write_odp, write_ods,
+                            write_outline_docx, write_pptx, write_xlsx)
 
 TABLE = ('<table><thead><tr><td colspan="2">Region and year</td><td>r0c2</td></tr></thead>'
          '<tbody><tr><td>r1c0</td><td>r1c1</td><td rowspan="2">Both</td></tr><tr><td>r2c0</td>'
@@ -135,6 +135,13 @@ def test_a_presentation_is_a_page_per_slide_with_titles_and_notes(engine, sample
     assert result.pages[1].blocks[-1].kind is BlockKind.FOOTNOTE
     assert ('<thead><tr><td colspan="2">Wide</td><td>Narrow</td></tr></thead>'
             in result.pages[2].blocks[-1].html)
+
+
+def test_a_slide_footer_is_furniture(engine, tmp_path):
+    result = engine.convert(write_footer_pptx(tmp_path / "footer.pptx"), ConvertOptions())
+    footers = [b.text for b in result.pages[0].blocks if b.kind is BlockKind.FOOTER]
+    assert "Example Company" in footers
+    assert result.markdown == "## Results\n\n- Sales rose\n"
 
 
 def test_opendocument_sheets_and_slides(engine, samples):
