@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import math
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
+
+import numpy as np
 
 from engine.errors import Cancelled, PaperlensError
 from engine.office.container import read_member
@@ -51,7 +53,7 @@ def office_pages(path: Path, office: OfficeDocument, numbers: list[int], stem: s
 def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
           read_picture: PictureReader) -> PageOutcome:
     blocks: list[Block] = []
-    crops: list[tuple[str, object]] = []
+    crops: list[tuple[str, np.ndarray]] = []
     warnings: list[str] = []
     y = 0.0
     width = page.width_pt
@@ -60,16 +62,16 @@ def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
             read = _picture(path, part, f"{prefix}-picture{index}", read_picture, warnings)
             if read is None:
                 continue
-            outcome = read
-            picture = outcome.image
+            picture = read.image
             height = min(width * picture.shape[0] / max(picture.shape[1], 1), 2 * width)
             box = Box(0.0, y, width, y + height)
-            path = f"images/{prefix}-figure{index}.png"
-            crops.append((path, picture))
-            blocks.append(Block(BlockKind.FIGURE, box, image_path=path))
-            blocks.extend(_placed(b, box) for b in _text_blocks(outcome))
-            crops.extend(outcome.crops)
-            warnings.extend(f"picture {index}: {w}" for w in outcome.result.warnings)
+            crop = f"images/{prefix}-figure{index}.png"
+            crops.append((crop, picture))
+            blocks.append(Block(BlockKind.FIGURE, box, image_path=crop))
+            blocks.extend(_placed(b, box) for b in _text_blocks(read))
+            crops.extend(read.crops)
+            name = Path(part.picture).name
+            warnings.extend(f"picture {name}: {w}" for w in read.result.warnings)
             y += height + LINE_PT
             continue
         height = LINE_PT * max(1, math.ceil(len(part.text or part.latex) / CHARS_PER_LINE))
@@ -132,6 +134,4 @@ def _text_blocks(outcome: PageOutcome) -> list[Block]:
 
 def _placed(block: Block, box: Box) -> Block:
     """A block read off a picture, on the picture's place on the notional page."""
-    return Block(block.kind, box, block.lines, block.text, block.score, block.level, block.html,
-                 block.latex, block.latex_confidence, block.latex_guard, block.image_path,
-                 block.language, block.spans)
+    return replace(block, box=box)

@@ -6,6 +6,7 @@ runs sandboxed (no file but the input, no network) under a heap and a time limit
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import tempfile
 import zipfile
@@ -280,4 +281,10 @@ def _spans(pieces: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
             spans[-1] = (spans[-1][0] + text, "")
         else:
             spans.append((text, latex))
-    return tuple((" ".join(t.split(" ")) if not latex else t, latex) for t, latex in spans)
+    # Text as the block's text has it: white space one space, none at either end.
+    squashed = [(re.sub(r"\s+", " ", t) if not latex else t, latex) for t, latex in spans]
+    if not squashed[0][1]:
+        squashed[0] = (squashed[0][0].lstrip(), "")
+    if not squashed[-1][1]:
+        squashed[-1] = (squashed[-1][0].rstrip(), "")
+    return tuple(span for span in squashed if span[0] or span[1])

@@ -121,7 +121,7 @@ def write_xlsx(path: Path, picture: bytes | None = None) -> Path:
     return path
 
 
-def write_pptx(path: Path, picture: bytes | None = None) -> Path:
+def write_pptx(path: Path, picture: bytes | None = None, pictures: int = 1) -> Path:
     from pptx import Presentation
     from pptx.util import Inches
 
@@ -142,8 +142,9 @@ def write_pptx(path: Path, picture: bytes | None = None) -> Path:
     table.cell(0, 0).merge(table.cell(0, 1))
     table.cell(0, 0).text = "Wide"
     table.cell(0, 2).text = "Narrow"
-    if picture is not None:
-        slide.shapes.add_picture(io.BytesIO(picture), Inches(1), Inches(4), width=Inches(5))
+    for number in range(pictures if picture is not None else 0):
+        slide.shapes.add_picture(io.BytesIO(picture), Inches(1 + 4 * number), Inches(4),
+                                 width=Inches(3))
     deck.save(path)
     return path
 

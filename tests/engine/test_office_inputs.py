@@ -171,6 +171,18 @@ def test_the_service_identifies_an_upload_in_the_bounded_child(samples):
     assert (identity.kind, identity.page_count) == ("pptx", 3)
 
 
+def test_every_picture_of_a_document_is_cropped(engine, tmp_path):
+    import cv2
+    import numpy as np
+
+    source = write_pptx(tmp_path / "pictures.pptx", picture=bytes(cv2.imencode(
+        ".png", np.full((40, 60, 3), 90, dtype=np.uint8))[1]), pictures=2)
+    out = tmp_path / "out"
+    result = engine.convert(source, ConvertOptions(output_dir=str(out)))
+    figures = [b.image_path for b in result.pages[2].blocks if b.kind is BlockKind.FIGURE]
+    assert len(figures) == 2 and all((out / f).is_file() for f in figures)
+
+
 def test_the_same_document_gives_the_same_bytes(engine, samples, tmp_path):
     written = []
     for run in ("a", "b"):
