@@ -255,11 +255,15 @@ def external_entity_document(url: str) -> bytes:
             '<w:body><w:p><w:r><w:t>&leak;</w:t></w:r></w:p></w:body></w:document>').encode()
 
 
-def encrypted_office(path: Path) -> Path:
-    """A compound file as Office writes a password-protected document: its directory names
-    an EncryptedInfo and an EncryptedPackage stream."""
+def compound_file(path: Path, *streams: str) -> Path:
+    """A compound file whose directory names `streams` (as Office writes a password-protected
+    document: EncryptionInfo and EncryptedPackage; a Word 97 document: WordDocument)."""
     header = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504)
     directory = b"".join(name.encode("utf-16-le").ljust(64, b"\x00") + bytes(64)
-                         for name in ("Root Entry", "EncryptionInfo", "EncryptedPackage"))
+                         for name in ("Root Entry", *streams))
     path.write_bytes(header + directory + bytes(4096))
     return path
+
+
+def encrypted_office(path: Path) -> Path:
+    return compound_file(path, "EncryptionInfo", "EncryptedPackage")

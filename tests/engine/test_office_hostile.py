@@ -17,7 +17,7 @@ from engine.input.document import open_document
 from engine.input.kinds import identify
 
 from fault_samples import cli_environ, run_cli_child
-from office_samples import (docx_with, encrypted_office, external_entity_document,
+from office_samples import (compound_file, docx_with, encrypted_office, external_entity_document,
                             laughs_document, write_odf, write_xlsx)
 
 PEAK_MIB = 700
@@ -119,6 +119,13 @@ def test_an_encrypted_office_document_says_how_to_open_it(tmp_path):
         identify(encrypted_office(tmp_path / "locked.docx"))
     assert "password-protected Office document" in caught.value.message
     assert "remove the password" in caught.value.message
+
+
+def test_a_legacy_binary_document_says_what_to_save_it_as(tmp_path):
+    with pytest.raises(UnsupportedInput) as caught:
+        identify(compound_file(tmp_path / "old.doc", "WordDocument", "1Table"))
+    assert "Word 97-2003 document (.doc)" in caught.value.message
+    assert "save it as Word Document (.docx)" in caught.value.message
 
 
 def test_the_cli_refuses_a_bomb_in_words_within_its_own_memory(tmp_path):
