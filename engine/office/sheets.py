@@ -110,13 +110,14 @@ def sheet_pictures(path: Path) -> dict[str, list[str]]:
             if rels not in names:
                 return []
             root = etree.fromstring(archive.read(rels), parser)
-            return [_resolve(folder, r.get("Target", "")) for r in root.iter(_REL) if r.get("Type", "").endswith("/" + kind)
+            return [_resolve(folder, r.get("Target", "")) for r in root.iter(_REL)
+                    if r.get("Type", "").endswith("/" + kind)
                     and r.get("TargetMode") != "External"]
 
         if "xl/workbook.xml" not in names or "xl/_rels/workbook.xml.rels" not in names:
             return found
-        targets = {r.get("Id"): _resolve("xl", r.get("Target", "")) for r in etree.fromstring(archive.read("xl/_rels/workbook.xml.rels"),
-                                             parser).iter(_REL)}
+        relations = etree.fromstring(archive.read("xl/_rels/workbook.xml.rels"), parser)
+        targets = {r.get("Id"): _resolve("xl", r.get("Target", "")) for r in relations.iter(_REL)}
         workbook = etree.fromstring(archive.read("xl/workbook.xml"), parser)
         for sheet in workbook.iter(_MAIN + "sheet"):
             part = targets.get(sheet.get(_R_ID), "")
