@@ -141,3 +141,11 @@ def test_a_damaged_part_is_a_corrupt_document_naming_it(tmp_path):
     path = docx_with(tmp_path / "cut.docx", replace={"word/document.xml": b"<w:document><w:bo"})
     message = _refused(path, error=CorruptDocument)
     assert "word/document.xml is not well-formed XML" in message
+
+
+def test_markup_nested_past_any_document_is_refused(tmp_path):
+    nested = b"<w:p>" * 300 + b"</w:p>" * 300
+    body = (b'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+            b"<w:body>" + nested + b"</w:body></w:document>")
+    path = docx_with(tmp_path / "deep.docx", replace={"word/document.xml": body})
+    assert "nest more than 256 deep" in _refused(path)
