@@ -1,4 +1,4 @@
-"""Office documents told apart by their content (ADR 0002, ADR 0010): Office Open XML by the
+"""Office documents told apart by their content (ADR 0002, ADR 0012): Office Open XML by the
 content type `[Content_Types].xml` gives its main part, OpenDocument by its `mimetype` member,
 and the Compound File Binary container (legacy Office, encrypted Office Open XML) by the names
 of its streams. A macro-enabled document, an encrypted one or a legacy binary one is refused

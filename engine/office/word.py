@@ -1,5 +1,5 @@
 """Text documents (DOCX, ODT) read by pandoc into its JSON syntax tree, and the tree turned into
-parts (ADR 0010): headings with their levels, paragraphs, list items, tables with their
+parts (ADR 0012): headings with their levels, paragraphs, list items, tables with their
 spans, equations as LaTeX (pandoc turns Word's OMML into TeX), footnotes, pictures. Pandoc
 runs sandboxed (no file but the input, no network) under a heap and a time limit."""
 
