@@ -21,6 +21,12 @@ class UnsupportedInput(PaperlensError):
     """The file is not a document or image Paperlens can read."""
 
 
+class UnsafeInput(UnsupportedInput):
+    """The file carries active content (an Office document's macros) or is built to exhaust the
+    reader (a decompression bomb, XML entities that expand without bound, a DTD or an external
+    entity reference); nothing in it was run or fetched."""
+
+
 class CorruptDocument(PaperlensError):
     """The file claims a known type but cannot be opened or read."""
 

@@ -21,6 +21,7 @@ from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
 from engine.models.roles import ModelSet
+from engine.office.pages import office_pages
 from engine.photo.stage import flatten_photo
 from engine.ocr.coverage import check_coverage
 from engine.ocr.handwriting import flag_handwriting
@@ -87,7 +88,19 @@ def read_pages(document: Document, numbers: list[int], options: ConvertOptions, 
                on_stage: Callable[[int, int, str, PageState], None] | None = None
                ) -> Iterator[PageOutcome]:
     """Each page through run_page, in order. `on_stage(index, number, stage, page)` hears of
-    every stage that finished. The picture is kept only when the layout overlay needs it."""
+    every stage that finished. The picture is kept only when the layout overlay needs it.
+    An Office document's pages come from its markup instead (engine/office/pages.py), and
+    only the pictures inside it go through run_page, each as an image input of its own."""
+    if document.office is not None:
+        def read_picture(path: Path, prefix: str) -> PageOutcome:
+            with open_document(path, bounded=False) as picture:
+                state = PageState(document=picture, page_number=1, options=options,
+                                  image_prefix=prefix)
+                state, result = run_page(state, models, check_cancel)
+                return PageOutcome(result, state.crops, state.image)
+
+        yield from office_pages(document.path, document.office, numbers, stem, read_picture)
+        return
     for index, number in enumerate(numbers):
         check_cancel()
         page = PageState(document=document, page_number=number, options=options,
@@ -134,7 +147,8 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
                 on_event(events.PageDone(str(source), number, index, len(numbers), result,
                                          dict(result.timings_s)))
             check_cancel()
-            pages = document_headings(mark_furniture(pages))
+            if document.office is None:  # an Office document's headings are its styles'
+                pages = document_headings(mark_furniture(pages))
             export_start = time.perf_counter()
             markdown = render_markdown(pages, options.table_format, options.keep_furniture)
             result = DocumentResult(path=str(source), kind=document.kind.value,

@@ -62,6 +62,9 @@ class TextSource(str, Enum):
 
     TEXT_LAYER = "txt"
     OCR = "ocr"
+    NATIVE = "native"
+    """An Office document's own markup (engine/office): its pictures alone read by OCR. Its
+    page boxes are notional: blocks stacked down the page in reading order, nothing measured."""
 
 
 class BlockKind(str, Enum):

@@ -35,7 +35,8 @@ class DropArea(QFrame):
         self._label.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self._label)
-        self.setToolTip(self.tr("PDF, XPS, EPUB, CBZ, PNG, JPEG, TIFF, BMP and WebP"))
+        self.setToolTip(self.tr("PDF, XPS, EPUB, CBZ, Word, Excel, PowerPoint, OpenDocument, PNG, JPEG, "
+                                 "TIFF, BMP and WebP"))
         self._set_hover(False)
 
     def _set_hover(self, on: bool) -> None:

@@ -37,7 +37,8 @@ from settings import SettingsStore
 
 log = logging.getLogger(__name__)
 
-FILE_SUFFIXES = ("*.pdf *.xps *.oxps *.epub *.cbz *.png *.jpg *.jpeg *.tif *.tiff *.bmp *.webp")
+FILE_SUFFIXES = ("*.pdf *.xps *.oxps *.epub *.cbz *.docx *.xlsx *.pptx *.odt *.ods *.odp *.png "
+                 "*.jpg *.jpeg *.tif *.tiff *.bmp *.webp")
 
 
 class MainWindow(QMainWindow):

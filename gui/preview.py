@@ -199,7 +199,8 @@ class PreviewPane(QWidget):
         if self._drawn is not page or self.page_view.has_image != (image is not None):
             self.page_view.set_page(page, image)
             self._drawn = page
-        if image is None:
+        native = str(getattr(page.text_source, "value", page.text_source)) == "native"
+        if image is None and not native:  # an Office document has no page picture to draw
             self._images.load(key, str(job.path), job.password, page, self._on_image_ready,
                               self._on_image_failed)
         self.page_caption.setText(self.tr("Page {0} · blocks: {1} · text from {2}").format(
@@ -241,6 +242,8 @@ class PreviewPane(QWidget):
 
     def _source_words(self, page: Any) -> str:
         source = str(getattr(page.text_source, "value", page.text_source))
+        if source == "native":  # an Office document: no page picture, its own markup
+            return self.tr("the document's markup")
         return self.tr("OCR") if source == "ocr" else self.tr("the text layer")
 
     def _on_image_ready(self, key: tuple[int, int]) -> None:

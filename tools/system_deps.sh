@@ -63,10 +63,13 @@ if [ "$mode" = test ]; then
   # the tests draw their screenshots with PIL and never need it. Tesseract is measured beside
   # Paperlens on that set.
   optional_packages+=(chromium tesseract-ocr)
+  # Calc and Impress save the Office set's workbooks and presentations again and lay them out
+  # as PDFs (tools/officeset); the tests write their Office files without LibreOffice.
   if [ -n "$(dpkg-query -W -f='${Status}' libreoffice-writer 2>/dev/null | grep 'ok installed')" ]; then
-    optional_packages+=(libreoffice-math)
+    optional_packages+=(libreoffice-math libreoffice-calc libreoffice-impress)
   else
-    optional_packages+=(libreoffice-writer-nogui libreoffice-math-nogui)
+    optional_packages+=(libreoffice-writer-nogui libreoffice-math-nogui libreoffice-calc-nogui
+                        libreoffice-impress-nogui)
   fi
 else
   # Without these the app still opens its window through X11 (XWayland on a Wayland desktop).

@@ -37,11 +37,12 @@ Exporter = Callable[[DocumentResult, ExportContext], tuple[bytes, tuple[str, ...
 
 
 def _pdf(result: DocumentResult, context: ExportContext) -> tuple[bytes, tuple[str, ...]]:
-    from engine.export.searchable_pdf import build_searchable_pdf
     from engine.export.page_words import page_lines
+    from engine.export.searchable_pdf import OFFICE_KINDS, build_searchable_pdf
 
     notes: tuple[str, ...] = ()
-    if not any(line.text.strip() for page in result.pages for line in page_lines(page)):
+    if result.kind not in OFFICE_KINDS and not any(
+            line.text.strip() for page in result.pages for line in page_lines(page)):
         notes = (f"no text was found in {Path(result.path).name}; its searchable PDF has the "
                  "pages without a text layer",)
     return build_searchable_pdf(result, context.password), notes

@@ -23,6 +23,8 @@ PRODUCER = "Paperlens"
 COVERED_SHARE = 0.5
 # Inputs MuPDF cannot open, whose pixels are laid on a page of their own.
 PIXELS_ONLY = ("webp",)
+# Inputs read from their markup (engine/office), which MuPDF lays out as pages itself.
+OFFICE_KINDS = ("docx", "xlsx", "pptx", "odt", "ods", "odp")
 
 
 def build_searchable_pdf(result: DocumentResult, password: str | None = None) -> bytes:
@@ -31,6 +33,10 @@ def build_searchable_pdf(result: DocumentResult, password: str | None = None) ->
     document, encrypted = _open_pages(source, result.kind, password)
     try:
         numbers = [p.page_number for p in result.pages]
+        if result.kind in OFFICE_KINDS:
+            # MuPDF lays an Office document out on pages of its own, not the document's
+            # slides, sheets or body: the whole of it, its text its own.
+            numbers = list(range(1, document.page_count + 1))
         beyond = [n for n in numbers if n > document.page_count]
         if beyond:
             raise ExportFailed(f"{source.name} has {document.page_count} page(s) now, but page "
@@ -45,7 +51,8 @@ def build_searchable_pdf(result: DocumentResult, password: str | None = None) ->
             for index, page in enumerate(result.pages):
                 if _has_ocr_text(page):
                     _add_text_layer(document, document[index], page, font)
-        _set_outline_and_title(document, result)
+        if result.kind not in OFFICE_KINDS:  # headings on notional pages point nowhere
+            _set_outline_and_title(document, result)
         # An encrypted input gives an encrypted output, with the same passwords.
         keep = pymupdf.PDF_ENCRYPT_KEEP if encrypted else pymupdf.PDF_ENCRYPT_NONE
         return document.tobytes(garbage=3, deflate=True, no_new_id=True, encryption=keep)

@@ -11,12 +11,14 @@ import numpy as np
 import pymupdf
 
 from engine.imaging import composite_on_white
-from engine.errors import CorruptDocument
+from engine.errors import CorruptDocument, UnsupportedInput
 from engine.input.damage import damage_heard, decoder_messages, quiet_libraries, start_listening
 from engine.input.kinds import InputKind, identify
 from engine.input.limits import check_image_file, check_page_images
 from engine.input.paged import open_paged, short_reason
-from engine.input.probe import probe_document
+from engine.input.probe import OFFICE_PROBE_LIMITS, probe_document
+from engine.office.model import OfficeDocument
+from engine.office.reader import read_office
 
 
 @dataclass(frozen=True)
@@ -36,11 +38,14 @@ class Document:
     """An opened input: page count, page rendering, and (for paged kinds) PyMuPDF page access."""
 
     def __init__(self, path: Path, kind: InputKind, pdf: pymupdf.Document | None,
-                 frames: int) -> None:
+                 frames: int, office: OfficeDocument | None = None) -> None:
         self.path = path
         self.kind = kind
         self._pdf = pdf
-        self.page_count = pdf.page_count if pdf is not None else frames
+        self.office = office
+        """Office documents: what their markup holds, page by page (engine/office)."""
+        self.page_count = pdf.page_count if pdf is not None else \
+            len(office.pages) if office is not None else frames
 
     def close(self) -> None:
         if self._pdf is not None:
@@ -74,6 +79,9 @@ class Document:
                 raise CorruptDocument(damage.describe(page_number))
             return replace(rendered, damage=damage.describe(page_number)) if damage.found \
                 else rendered
+        if self.office is not None:
+            raise UnsupportedInput(f"{self.path.name} is read from its markup; it has no page "
+                                   "pictures to show.")
         return _load_image_frame(self.path, self.kind, page_number, max_side_px)
 
 
@@ -89,6 +97,11 @@ def open_document(path: Path, password: str | None = None,
         if bounded:
             probe_document(path, password, check_cancel)
         return _open_paged(path, kind, password)
+    if kind.is_office:  # read whole in the bounded child, or here when probed already
+        office = OfficeDocument.from_json(probe_document(
+            path, None, check_cancel, OFFICE_PROBE_LIMITS).office) if bounded \
+            else read_office(path, kind.value)
+        return Document(path, kind, None, 0, office)
     checked = check_image_file(path, kind.value)  # every page, before any is decoded
     frames = 1
     if kind is InputKind.TIFF:

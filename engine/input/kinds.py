@@ -1,6 +1,7 @@
 """What an input is, told by its bytes (ADR 0002), never by its name: PDF, the images, and the
-ZIP containers told apart by their members. Free of the decoders' imports, so that a child
-process that only identifies and counts pages starts quickly."""
+ZIP containers told apart by their members (Office Open XML by the content type of its main
+part in `[Content_Types].xml`, OpenDocument by its `mimetype` member). Free of the decoders'
+imports, so that a child process that only identifies and counts pages starts quickly."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ from enum import Enum
 from pathlib import Path
 
 from engine.errors import UnsupportedInput
+from engine.input.office_kinds import office_kind, ole_kind
 from engine.input.suffixes import IMAGE_SUFFIXES
 
 SNIFF_BYTES = 4096
 # The EPUB "mimetype" member is one short line; no more of it is ever read.
 MIMETYPE_BYTES = 64
+# The Compound File Binary signature: legacy Office files and encrypted Office Open XML.
+OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 class InputKind(str, Enum):
@@ -27,11 +31,23 @@ class InputKind(str, Enum):
     TIFF = "tiff"
     BMP = "bmp"
     WEBP = "webp"
+    DOCX = "docx"
+    XLSX = "xlsx"
+    PPTX = "pptx"
+    ODT = "odt"
+    ODS = "ods"
+    ODP = "odp"
 
     @property
     def is_paged(self) -> bool:
         """Rendered by PyMuPDF (vector pages, maybe with a text layer)."""
         return self in (InputKind.PDF, InputKind.XPS, InputKind.EPUB, InputKind.CBZ)
+
+    @property
+    def is_office(self) -> bool:
+        """Read from its own markup (engine/office): no page is rendered, only its pictures."""
+        return self in (InputKind.DOCX, InputKind.XLSX, InputKind.PPTX, InputKind.ODT,
+                        InputKind.ODS, InputKind.ODP)
 
 
 def identify(path: Path) -> InputKind:
@@ -53,13 +69,15 @@ def identify(path: Path) -> InputKind:
         raise UnsupportedInput(f"{path.name} cannot be read: {exc.strerror or exc}.") from None
     if size == 0:
         raise UnsupportedInput(f"{path.name} is empty (0 bytes).")
-    kind = _sniff(head)
+    kind = sniff(head)
+    if kind is None and head.startswith(OLE_SIGNATURE):
+        ole_kind(path)  # always raises: what the compound file is, and what to do with it
     if kind is None and head.startswith(b"PK\x03\x04"):
         kind = _sniff_zip(path)
     if kind is None:
         raise UnsupportedInput(
-            f"{path.name} is not a PDF, image, XPS, EPUB or CBZ file (its content matches none of "
-            "them, whatever its name says).")
+            f"{path.name} is not a PDF, image, XPS, EPUB, CBZ, Word, Excel, PowerPoint or "
+            "OpenDocument file (its content matches none of them, whatever its name says).")
     return kind
 
 
@@ -73,7 +91,8 @@ def _special_kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _sniff(head: bytes) -> InputKind | None:
+def sniff(head: bytes) -> InputKind | None:
+    """The kind a file's leading bytes alone say (PDF and the images), or None."""
     # PDF readers accept the header anywhere in the first 1024 bytes (PDF 1.7, annex H).
     if b"%PDF-" in head[:1024]:
         return InputKind.PDF
@@ -96,8 +115,12 @@ def _sniff_zip(path: Path) -> InputKind | None:
         with zipfile.ZipFile(path) as zf:
             names = zf.namelist()
             lowered = {n.lower() for n in names}
-            if "mimetype" in names and _read_head(zf, "mimetype") == b"application/epub+zip":
+            mimetype = _read_head(zf, "mimetype") if "mimetype" in names else b""
+            if mimetype == b"application/epub+zip":
                 return InputKind.EPUB
+            office = office_kind(zf, path.name, mimetype)
+            if office is not None:
+                return InputKind(office)
             if "[content_types].xml" in lowered and any(
                     n.endswith(".fdseq") or "fixeddocumentsequence" in n for n in lowered):
                 return InputKind.XPS

@@ -35,9 +35,16 @@ def main(argv: list[str]) -> int:
         try:
             quiet_libraries()
             kind = identify(path)
-            document = open_paged(path, kind, request.get("password"))
-            answer = {"kind": kind.value, "pages": document.page_count}
-            document.close()
+            if kind.is_office:
+                from engine.office.reader import read_office
+
+                office = read_office(path, kind.value)
+                answer = {"kind": kind.value, "pages": len(office.pages),
+                          "office": office.to_json()}
+            else:
+                document = open_paged(path, kind, request.get("password"))
+                answer = {"kind": kind.value, "pages": document.page_count}
+                document.close()
         except PaperlensError as exc:
             answer = {"error": type(exc).__name__, "message": exc.message}
     except (MemoryError, ImportError):  # under the limit, a module that cannot be loaded

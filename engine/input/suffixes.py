@@ -4,5 +4,6 @@ listing needs these and not PyMuPDF or OpenCV)."""
 from __future__ import annotations
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp"})
-DOCUMENT_SUFFIXES = frozenset({".pdf", ".xps", ".oxps", ".epub", ".cbz"})
+DOCUMENT_SUFFIXES = frozenset({".pdf", ".xps", ".oxps", ".epub", ".cbz", ".docx", ".xlsx",
+                               ".pptx", ".odt", ".ods", ".odp"})
 SUPPORTED_SUFFIXES = IMAGE_SUFFIXES | DOCUMENT_SUFFIXES

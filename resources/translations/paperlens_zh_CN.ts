@@ -215,8 +215,8 @@ or click to choose files</source>
 或点击选择文件</translation>
     </message>
     <message>
-        <source>PDF, XPS, EPUB, CBZ, PNG, JPEG, TIFF, BMP and WebP</source>
-        <translation>PDF、XPS、EPUB、CBZ、PNG、JPEG、TIFF、BMP 和 WebP</translation>
+        <source>PDF, XPS, EPUB, CBZ, Word, Excel, PowerPoint, OpenDocument, PNG, JPEG, TIFF, BMP and WebP</source>
+        <translation>PDF、XPS、EPUB、CBZ、Word、Excel、PowerPoint、OpenDocument、PNG、JPEG、TIFF、BMP 和 WebP</translation>
     </message>
 </context>
 <context>
@@ -827,6 +827,10 @@ Licence: {1}</source>
     <message>
         <source>the text layer</source>
         <translation>文本层</translation>
+    </message>
+    <message>
+        <source>the document's markup</source>
+        <translation>文档自身的标记</translation>
     </message>
 </context>
 <context>

@@ -99,3 +99,18 @@ def test_a_page_picture_that_arrives_after_its_window_closed_is_dropped(qtbot):
     shiboken6.delete(view.scene())  # what closing the window does to it, before the picture came
     view.set_image(image)  # raised "Internal C++ object already deleted" before the check
     assert not view.has_image
+
+
+def test_a_page_read_from_office_markup_is_named_so_and_has_no_picture_to_draw(qtbot, tmp_path):
+    from dataclasses import replace
+
+    pane = PreviewPane()
+    qtbot.addWidget(pane)
+    job = make_done_job(tmp_path)
+    page = replace(job.pages[0], text_source=TextSource.NATIVE)
+    job.pages = {0: page}
+    job.result = replace(job.result, kind="docx", pages=(page,))
+    pane.show_job(job)
+    assert "the document's markup" in pane.page_caption.text()
+    assert pane.page_view.box_count == 3
+    assert not pane.page_view.has_image and not pane._images._loading  # nothing rendered
