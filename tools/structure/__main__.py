@@ -22,6 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     gen.add_argument("--seed", type=int, default=1)
     gen.add_argument("--out", type=Path, default=DEFAULT_OUT)
     gen.add_argument("--families", help="comma-separated subset of " + ",".join(ALL_FAMILIES))
+    gen.add_argument("--only", help="comma-separated pages (family-nnn) of the set to draw")
+    gen.add_argument("--no-scans", action="store_true",
+                     help="the born-digital pages and their truth, without the scanned JPEGs")
     real = commands.add_parser(
         "published", help="real two-column pages of TeX Live's journal classes (their samples)")
     real.add_argument("--count", type=int, default=40, help="pages (default 40)")
@@ -37,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "generate":
         chosen = tuple(args.families.split(",")) if args.families else ALL_FAMILIES
-        pages = generate(args.out, args.count, args.seed, chosen)
+        only = frozenset(args.only.split(",")) if args.only else None
+        pages = generate(args.out, args.count, args.seed, chosen, only, not args.no_scans)
         print(f"{len(pages)} pages in {args.out}", file=sys.stderr)
         return 0
     if args.command == "published":

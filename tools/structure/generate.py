@@ -45,8 +45,10 @@ def draw_family_page(family: str, seed: int, texts: dict[str, Prose]) -> tuple[b
     return draw_page(family, texts["en"], seed)
 
 
-def generate(out: Path, count: int, seed: int, families: tuple[str, ...] = ALL_FAMILIES
-             ) -> list[dict]:
+def generate(out: Path, count: int, seed: int, families: tuple[str, ...] = ALL_FAMILIES,
+             only: frozenset[str] | None = None, scans: bool = True) -> list[dict]:
+    """`count` pages per family; `only`: just the pages of those stems (`family-nnn`), each the
+    same bytes as in the whole set; `scans=False`: the born-digital pages and truth alone."""
     unknown = sorted(set(families) - set(ALL_FAMILIES))
     if unknown:
         raise ValueError(f"unknown families {unknown}; known: {', '.join(ALL_FAMILIES)}")
@@ -55,11 +57,14 @@ def generate(out: Path, count: int, seed: int, families: tuple[str, ...] = ALL_F
     pages = []
     for family in families:
         for n in range(count):
+            stem = f"{family}-{n:03d}"
+            if only is not None and stem not in only:
+                continue
             drawn_from = page_seed(seed, family, n)
             pdf, truth = draw_family_page(family, drawn_from, texts)
-            stem = f"{family}-{n:03d}"
             (out / f"{stem}.pdf").write_bytes(pdf)
-            (out / f"{stem}.scan.jpg").write_bytes(scan(pdf, random.Random(drawn_from)))
+            if scans:
+                (out / f"{stem}.scan.jpg").write_bytes(scan(pdf, random.Random(drawn_from)))
             (out / f"{stem}.md").write_text(truth, encoding="utf-8")
             pages.append({"id": stem, "family": family, "seed": drawn_from})
     manifest = {"count": count, "seed": seed, "families": list(families), "pages": pages}
