@@ -194,3 +194,38 @@ def test_hocr_marks_right_to_left_paragraphs_and_lines_for_ocrmypdf(tmp_path):
     assert [p.direction for p in paragraphs] == [None, "rtl", "rtl"]
     assert [p.get_text_recursive().split() for p in paragraphs[1:]] == [hebrew.split(),
                                                                      arabic.split()]
+
+
+@pytest.mark.model
+def test_a_scanned_hebrew_page_converted_is_searched_and_copied_in_reading_order(engine,
+                                                                                 tmp_path):
+    """One real conversion: a Hebrew page set in Noto and scanned, read by PP-OCR's detector and
+    Tesseract's Hebrew recogniser; the searchable PDF finds its words and copies its lines as
+    the Markdown has them."""
+    from dataclasses import replace
+
+    from engine.options import ConvertOptions
+    from engine.output.markdown import render_markdown
+    from tools.eval.edit_distance import similarity
+    from tools.scripts.pages import FontMissing, page_pdf, render
+    from tools.scripts.texts import SAMPLES
+
+    paragraphs = ("ירושלים היא בירת ישראל והעיר הגדולה ביותר במדינה.",
+                  "בעיר יש מוזיאונים רבים, שווקים צבעוניים וגנים יפים.")
+    sample = replace(next(s for s in SAMPLES if s.key == "hebrew"), paragraphs=paragraphs)
+    try:
+        pixels = render(page_pdf(sample))
+    except FontMissing as missing:
+        pytest.skip(str(missing))
+    scan = tmp_path / "hebrew.png"
+    assert cv2.imwrite(str(scan), cv2.cvtColor(pixels, cv2.COLOR_RGB2BGR))
+    result = engine.convert(scan, ConvertOptions())
+    if "Hebrew" not in result.pages[0].scripts:
+        pytest.skip("Tesseract's Hebrew data is not installed (tools/system_deps.sh)")
+    markdown = " ".join(render_markdown(result.pages).split())
+    assert similarity(markdown, " ".join(paragraphs)) >= 0.9, markdown
+    with pymupdf.open("pdf", build_searchable_pdf(result)) as document:
+        copied = " ".join(document[0].get_text().split())
+        found = [w for w in ("ירושלים", "ישראל", "מוזיאונים", "יפים") if w in markdown]
+        assert found and all(document[0].search_for(w) for w in found), found
+    assert similarity(copied, markdown) >= 0.98, (copied, markdown)
