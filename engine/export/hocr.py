@@ -79,7 +79,7 @@ def _block(parent: etree._Element, block: PositionedBlock, block_id: str,
         return
     paragraph = _sub(element, "p", {"class": "ocr_par", "id": f"par_{block_id}",
                                     "title": _bbox(block.box)})
-    if right_to_left([_line_text(line) for line in block.lines]):
+    if right_to_left([line.text for line in block.lines]):
         paragraph.set("dir", "rtl")
     for index, line in enumerate(block.lines, 1):
         _line(paragraph, line, f"{block_id}_{index}", block.kind is BlockKind.FORMULA, spaced)
@@ -90,7 +90,7 @@ def _line(parent: etree._Element, line: PositionedLine, line_id: str, math: bool
     element = _sub(parent, "span", {"class": "ocr_line", "id": f"line_{line_id}",
                                     "title": f"{_bbox(line.box)}; x_wconf "
                                              f"{_wconf(line.confidence)}"})
-    if right_to_left([_line_text(line)]):
+    if right_to_left([line.text]):
         element.set("dir", "rtl")
     if math:
         element = _sub(element, "span", {"class": "ocr_math", "title": _bbox(line.box)})
@@ -101,10 +101,6 @@ def _line(parent: etree._Element, line: PositionedLine, line_id: str, math: bool
         word.text = xml_text(placed.text)
         if placed.spaced and number < len(line.words):
             spaced.add(word)
-
-
-def _line_text(line: PositionedLine) -> str:
-    return " ".join(placed.text for placed in line.words)
 
 
 def _bbox(box: Box) -> str:

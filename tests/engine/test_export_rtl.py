@@ -2,7 +2,7 @@
 Hebrew, Arabic, Persian, Devanagari, Thai, Tamil and Hangul are found by PyMuPDF's search where
 their ink is and copied back (PyMuPDF, pdftotext) in the order they are read; a right-to-left
 paragraph is a right-to-left Word paragraph; Excel cells and sheets read right to left; hOCR
-says `dir="rtl"`, which OCRmyPDF's hOCR reader takes."""
+says `dir="rtl"`, which OCRmyPDF's hOCR reader takes, and ALTO BASEDIRECTION "rtl"."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pymupdf
 import pytest
 from lxml import etree
 
+from engine.export.alto import ALTO_NS, build_alto
 from engine.export.docx import build_docx
 from engine.export.hocr import XHTML_NS, build_hocr
 from engine.export.invisible_font import build_invisible_font
@@ -24,6 +25,7 @@ from engine.export.searchable_pdf import build_searchable_pdf
 from engine.export.text_placement import RLM
 from engine.export.xlsx import RIGHT_TO_LEFT_READING, TABLE_FIRST_ROW, build_xlsx
 from engine.types import Block, BlockKind, Box, DocumentResult, Line, PageResult, TextSource
+from tests.engine.test_export_alto_hocr import assert_valid
 
 # One sentence a script, as Tesseract gives them back: logical order, no presentation forms.
 SENTENCES = {
@@ -194,6 +196,16 @@ def test_hocr_marks_right_to_left_paragraphs_and_lines_for_ocrmypdf(tmp_path):
     assert [p.direction for p in paragraphs] == [None, "rtl", "rtl"]
     assert [p.get_text_recursive().split() for p in paragraphs[1:]] == [hebrew.split(),
                                                                      arabic.split()]
+
+
+def test_alto_gives_right_to_left_blocks_and_lines_their_base_direction():
+    page = text_page(["Harvest report", SENTENCES["Hebrew"], SENTENCES["Arabic"]])
+    root = assert_valid(build_alto(DocumentResult("/in/scan.png", "png", 1, (page,))))
+    a = f"{{{ALTO_NS}}}"
+    directions = [(block.get("BASEDIRECTION"), [line.get("BASEDIRECTION")
+                                                for line in block.iter(f"{a}TextLine")])
+                  for block in root.iter(f"{a}TextBlock")]
+    assert directions == [(None, [None]), ("rtl", ["rtl"]), ("rtl", ["rtl"])]
 
 
 @pytest.mark.model
