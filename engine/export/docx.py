@@ -3,7 +3,8 @@ headings, paragraphs and lists as Word styles, our HTML tables as Word tables wi
 merged cells, display formulas as native Word equations (OMML), figures with their captions.
 A paragraph written mostly right to left (Arabic, Hebrew, Persian) is a right-to-left Word
 paragraph: pandoc's document tree is read back, each such paragraph put in a Div with
-`dir="rtl"`, which pandoc writes as `w:bidi` on the paragraph and `w:rtl` on its runs."""
+`dir="rtl"`, which pandoc writes as `w:bidi` on the paragraph and `w:rtl` on its runs. A
+table keeps its columns left to right as the page shows them (our table HTML's order)."""
 
 from __future__ import annotations
 

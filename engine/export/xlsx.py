@@ -1,7 +1,8 @@
 """Excel workbook: one sheet per table, named by its page and caption, the caption above the
 table, merged cells kept and numbers stored as numbers. A cell written mostly right to left
 (Arabic, Hebrew, Persian) reads right to left (readingOrder 2), and a sheet whose table is
-mostly in such letters runs right to left, its first column on the right."""
+mostly in such letters runs right to left, its columns mirrored so that it looks like the page
+and column A is the column read first."""
 
 from __future__ import annotations
 
@@ -142,11 +143,15 @@ def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
     title.font = Font(bold=True)
     if right_to_left([title.value]):
         title.alignment = Alignment(readingOrder=RIGHT_TO_LEFT_READING)
-    sheet.sheet_view.rightToLeft = right_to_left([c.text for c in grid.cells])
+    # Our table HTML holds a table's columns as the page shows them, left to right. A sheet
+    # running right to left shows column A on the right, so its columns are written mirrored:
+    # A is the page's rightmost column, the one read first, and the sheet looks like the page.
+    mirrored = right_to_left([c.text for c in grid.cells])
+    sheet.sheet_view.rightToLeft = mirrored
     decimal_comma = uses_decimal_comma(c.text for c in grid.cells)
     bold = Font(bold=True)
     for cell in grid.cells:
-        row, col = cell.row + TABLE_FIRST_ROW, cell.col + 1
+        row, col = cell.row + TABLE_FIRST_ROW, _column(cell.col, cell.colspan, grid, mirrored)
         target = sheet.cell(row=row, column=col)
         number = None if cell.header else parse_number(cell.text, decimal_comma)
         if number is not None:
@@ -164,9 +169,15 @@ def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
             sheet.merge_cells(start_row=row, start_column=col,
                               end_row=row + cell.rowspan - 1, end_column=col + cell.colspan - 1)
     for col in range(1, grid.cols + 1):
-        widest = max((len(c.text) for c in grid.cells if c.col + 1 == col and c.colspan == 1),
-                     default=8)
+        widest = max((len(c.text) for c in grid.cells if c.colspan == 1
+                      and _column(c.col, 1, grid, mirrored) == col), default=8)
         sheet.column_dimensions[get_column_letter(col)].width = min(60, max(8, widest + 2))
+
+
+def _column(col: int, span: int, grid: TableGrid, mirrored: bool) -> int:
+    """The sheet column (from 1) of a cell's first column `col` (from 0, as the page shows
+    it left to right), over `span` columns."""
+    return grid.cols - col - span + 1 if mirrored else col + 1
 
 
 def _alignment(text: str) -> Alignment | None:

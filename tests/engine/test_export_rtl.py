@@ -150,10 +150,13 @@ def test_a_document_without_right_to_left_letters_has_no_bidi(tmp_path):
 
 
 def test_excel_cells_and_a_mostly_right_to_left_sheet_read_right_to_left():
+    """The table HTML holds the columns as the page shows them (כמות on the left, שם on the
+    right); the right-to-left sheet shows them so, with the column read first in A."""
     from openpyxl import load_workbook
 
-    table = ("<table><tr><td>שם</td><td>כמות</td></tr><tr><td>חיטה</td><td>7</td></tr>"
-             "<tr><td>Wheat</td><td>x</td></tr></table>")
+    table = ("<table><tr><td>כמות</td><td>שם</td></tr><tr><td>7</td><td>חיטה</td></tr>"
+             "<tr><td>x</td><td>Wheat</td></tr><tr><td colspan=\"2\">סך הכול 7</td></tr>"
+             "</table>")
     box = Box(100, 100, 800, 400)
     page = PageResult(1, PAGE_W, PAGE_H, 72.0, TextSource.OCR, "test",
                       blocks=(Block(BlockKind.TABLE, box, html=table),))
@@ -161,6 +164,9 @@ def test_excel_cells_and_a_mostly_right_to_left_sheet_read_right_to_left():
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]
     assert sheet.sheet_view.rightToLeft
     first = TABLE_FIRST_ROW
+    assert [[sheet.cell(first + r, c).value for c in (1, 2)] for r in range(4)] == [
+        ["שם", "כמות"], ["חיטה", 7], ["Wheat", "x"], ["סך הכול 7", None]]
+    assert [str(r) for r in sheet.merged_cells.ranges] == [f"A{first + 3}:B{first + 3}"]
     assert sheet.cell(first, 1).alignment.readingOrder == RIGHT_TO_LEFT_READING
     assert sheet.cell(first + 1, 1).alignment.readingOrder == RIGHT_TO_LEFT_READING
     assert sheet.cell(first + 2, 1).alignment.readingOrder != RIGHT_TO_LEFT_READING  # Wheat
