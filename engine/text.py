@@ -3,7 +3,8 @@
 Two questions are asked of them. Is this Chinese, Japanese or Korean writing (`has_cjk`: the
 letters of the three scripts)? And does a line break here join without a space (`joins_unspaced`:
 Chinese and Japanese, which put no spaces between words, with their punctuation and fullwidth
-forms; not Korean, which puts spaces between words)?
+forms; not Korean, which puts spaces between words)? Which way a text is written is asked of
+Unicode's bidirectional classes (`holds_right_to_left`, `right_to_left`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,13 @@ def joins_unspaced(char: str) -> bool:
     """Whether the character belongs to writing without spaces between words: Han, kana, CJK
     punctuation and fullwidth forms. Two lines that meet at such characters join with no space."""
     return _UNSPACED.fullmatch(char) is not None
+
+
+def holds_right_to_left(text: str) -> bool:
+    """Whether `text` holds a letter written right to left (Unicode's bidirectional classes R
+    and AL: Hebrew, Arabic, Persian ...), so that the order it is shown in differs from the
+    order it is read in."""
+    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in text)
 
 
 def right_to_left(texts: list[str]) -> bool:

@@ -2,7 +2,9 @@
 their boxes in the pixels of the page as the input holds it, and the words' confidences (WC).
 Each page's Processing says which pixels those are; every block carries a LayoutTag of its
 kind, tables, formulas and figures are ComposedBlocks of that TYPE; the ReadingOrder lists
-the blocks in our reading order, which is also the order they are written in."""
+the blocks in our reading order, which is also the order they are written in. A TextBlock or
+TextLine written mostly right to left (Arabic, Hebrew, Persian) has BASEDIRECTION "rtl" (new in
+ALTO 4.3); its Strings stay in the order they are read."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from lxml import etree
 from engine.export.page_words import PlacedWord
 from engine.export.positioned import (PositionedBlock, PositionedLine, PositionedPage,
                                       positioned_pages, xml_text)
+from engine.text import right_to_left
 from engine.types import BlockKind, Box, DocumentResult
 
 ALTO_NS = "http://www.loc.gov/standards/alto/ns-v4#"
@@ -114,9 +117,13 @@ def _block(parent: etree._Element, block: PositionedBlock, block_id: str) -> Non
 def _text_block(parent: etree._Element, box: Box, lines: tuple[PositionedLine, ...],
                 block_id: str, tag: str) -> None:
     element = _sub(parent, "TextBlock", ID=block_id, **_box(box), TAGREFS=tag)
+    if right_to_left([line.text for line in lines]):
+        element.set("BASEDIRECTION", "rtl")
     for index, line in enumerate(lines, 1):
         line_id = f"{block_id}_l{index}"
         line_element = _sub(element, "TextLine", ID=line_id, **_box(line.box))
+        if right_to_left([line.text]):
+            line_element.set("BASEDIRECTION", "rtl")
         for number, placed in enumerate(line.words, 1):
             _sub(line_element, "String", ID=f"{line_id}_w{number}",
                  CONTENT=xml_text(placed.text), **_box(placed.box),

@@ -1,6 +1,10 @@
 """Word document from our Markdown through pandoc (shipped as a wheel by pypandoc-binary):
 headings, paragraphs and lists as Word styles, our HTML tables as Word tables with their
-merged cells, display formulas as native Word equations (OMML), figures with their captions."""
+merged cells, display formulas as native Word equations (OMML), figures with their captions.
+A paragraph written mostly right to left (Arabic, Hebrew, Persian) is a right-to-left Word
+paragraph: pandoc's document tree is read back, each such paragraph put in a Div with
+`dir="rtl"`, which pandoc writes as `w:bidi` on the paragraph and `w:rtl` on its runs. A
+table keeps its columns left to right as the page shows them (our table HTML's order)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from pathlib import Path
 from engine.export.formats import ExportFailed
 from engine.export.html_table import TableTooLarge, read_table
 from engine.output.markdown import escape_text, render_block
+from engine.text import holds_right_to_left, right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 
 # CommonMark (what our Markdown is escaped for), with display math, pipe tables (the markdown
@@ -40,6 +45,8 @@ SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01
 _PLACEHOLDER_ALT = re.compile(r"!\[(?:figure|formula|table)\]\(")
 # Characters that are markup inside an image description; escaped, the caption stays text.
 _MARKUP_IN_ALT = re.compile(r"[\\`*_\[\]<>&!$]")
+# pandoc's blocks that hold one paragraph's text; each is given its own direction.
+_PARAGRAPHS = ("Para", "Plain", "Header")
 
 
 def pandoc_path() -> str:
@@ -64,26 +71,63 @@ def build_docx(result: DocumentResult, resources: Path | None,
         filter_path = Path(work) / "tables.lua"
         filter_path.write_text(LUA_FILTER, encoding="utf-8")
         log_path = Path(work) / "log.json"
-        command = [pandoc_path(), "--from", READER, "--to", "docx", "--lua-filter",
-                   str(filter_path), "--log", str(log_path), "--output", "-"]
+        reading = ["--from", READER, "--lua-filter", str(filter_path)]
+        source = markdown.encode("utf-8")
+        if holds_right_to_left(markdown):
+            tree = json.loads(_pandoc([*reading, "--to", "json"], source, work, name))
+            tree["blocks"] = _directed(tree["blocks"])
+            reading, source = ["--from", "json"], json.dumps(tree).encode("utf-8")
+        command = [*reading, "--to", "docx", "--log", str(log_path)]
         if resources is not None:
             command += ["--resource-path", str(resources)]
-        try:
-            done = subprocess.run(command, input=markdown.encode("utf-8"), capture_output=True,
-                                  timeout=PANDOC_TIMEOUT_S, cwd=work,
-                                  env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
-        except subprocess.TimeoutExpired:
-            raise ExportFailed(f"pandoc took more than {PANDOC_TIMEOUT_S} s to write the Word "
-                               f"document of {name}; no .docx was written.") from None
-        except OSError as exc:
-            raise ExportFailed(f"pandoc could not be started for the Word export "
-                               f"({exc}).") from None
-        if done.returncode != 0 or not done.stdout:
-            reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise ExportFailed(f"pandoc could not write the Word document of {name}: "
-                               f"{reason[-1][:200] if reason else done.returncode}.")
+        data = _pandoc(command, source, work, name)
         notes += _formula_notes(log_path, name)
-    return done.stdout, tuple(notes)
+    return data, tuple(notes)
+
+
+def _pandoc(arguments: list[str], source: bytes, work: str, name: str) -> bytes:
+    """pandoc's output for `source` (run in `work`), or ExportFailed saying why not."""
+    command = [pandoc_path(), *arguments, "--output", "-"]
+    try:
+        done = subprocess.run(command, input=source, capture_output=True,
+                              timeout=PANDOC_TIMEOUT_S, cwd=work,
+                              env={**os.environ, "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH})
+    except subprocess.TimeoutExpired:
+        raise ExportFailed(f"pandoc took more than {PANDOC_TIMEOUT_S} s to write the Word "
+                           f"document of {name}; no .docx was written.") from None
+    except OSError as exc:
+        raise ExportFailed(f"pandoc could not be started for the Word export "
+                           f"({exc}).") from None
+    if done.returncode != 0 or not done.stdout:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise ExportFailed(f"pandoc could not write the Word document of {name}: "
+                           f"{reason[-1][:200] if reason else done.returncode}.")
+    return done.stdout
+
+
+def _directed(node):
+    """pandoc's JSON blocks with every paragraph, heading and table cell paragraph whose
+    letters run mostly right to left put in a Div with `dir="rtl"`."""
+    if isinstance(node, list):
+        return [_directed(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("t") in _PARAGRAPHS:
+        if right_to_left([_words(node)]):
+            return {"t": "Div", "c": [["", [], [["dir", "rtl"]]], [node]]}
+        return node
+    return {key: _directed(value) for key, value in node.items()}
+
+
+def _words(node) -> str:
+    """The text of a pandoc JSON node: its Str elements, spaced."""
+    if isinstance(node, list):
+        return " ".join(_words(item) for item in node)
+    if isinstance(node, dict):
+        if node.get("t") == "Str":
+            return str(node.get("c", ""))
+        return _words(node.get("c", []))
+    return ""
 
 
 def _formula_notes(log_path: Path, name: str) -> list[str]:

@@ -5,7 +5,9 @@ lines (span.ocr_line) in a p.ocr_par and their words (span.ocrx_word) with `bbox
 its kind: tables are ocr_table, formulas ocr_float with their lines' words in ocr_math,
 figures ocr_image, running headers and footers ocr_header and ocr_footer, the title
 ocr_title, captions ocr_caption, the rest ocr_carea. Class attributes hold one class name,
-as consumers such as OCRmyPDF match them whole."""
+as consumers such as OCRmyPDF match them whole. A paragraph or line written mostly right to
+left (Arabic, Hebrew, Persian) says so with HTML's `dir="rtl"`, as Tesseract's hOCR does and
+OCRmyPDF's hOCR reader takes it; its words stay in the order they are read."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from lxml import etree
 
 from engine.export.positioned import (PositionedBlock, PositionedLine, PositionedPage,
                                       positioned_pages, xml_text)
+from engine.text import right_to_left
 from engine.types import BlockKind, Box, DocumentResult
 
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -76,6 +79,8 @@ def _block(parent: etree._Element, block: PositionedBlock, block_id: str,
         return
     paragraph = _sub(element, "p", {"class": "ocr_par", "id": f"par_{block_id}",
                                     "title": _bbox(block.box)})
+    if right_to_left([line.text for line in block.lines]):
+        paragraph.set("dir", "rtl")
     for index, line in enumerate(block.lines, 1):
         _line(paragraph, line, f"{block_id}_{index}", block.kind is BlockKind.FORMULA, spaced)
 
@@ -85,6 +90,8 @@ def _line(parent: etree._Element, line: PositionedLine, line_id: str, math: bool
     element = _sub(parent, "span", {"class": "ocr_line", "id": f"line_{line_id}",
                                     "title": f"{_bbox(line.box)}; x_wconf "
                                              f"{_wconf(line.confidence)}"})
+    if right_to_left([line.text]):
+        element.set("dir", "rtl")
     if math:
         element = _sub(element, "span", {"class": "ocr_math", "title": _bbox(line.box)})
     for number, placed in enumerate(line.words, 1):

@@ -1,11 +1,16 @@
 """The font of the invisible text layer: one empty glyph per character the layer needs, with
-the advance widths of PyMuPDF's built-in CJK font (Droid Sans Fallback), so extracted and
-searched text covers every script (CJK included) while the file grows by bytes, not by the
-megabytes of real outlines no one ever sees (render mode 3 draws nothing)."""
+the advance widths of PyMuPDF's built-in CJK font (Droid Sans Fallback) and, for the scripts it
+lacks, of the fonts MuPDF falls back to (Noto: Hebrew, Arabic, Devanagari, Thai, Tamil ...), so
+extracted and searched text covers every script while the file grows by bytes, not by the
+megabytes of real outlines no one ever sees (render mode 3 draws nothing). Marks that sit on
+the letter before them and invisible format characters (a Persian zero-width non-joiner)
+advance by nothing, as in a real font: an extractor that gives them no width sees no gap after
+them where there is none."""
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
@@ -20,6 +25,11 @@ UNITS_PER_EM = 1000
 ASCENDER = 800
 DESCENDER = -200
 FAMILY = "PaperlensInvisible"
+# Characters that take no room on the line: marks set on the letter before them (Devanagari
+# vowel signs, Thai tone marks, Hebrew points, Arabic harakat) and format characters (joiners,
+# direction marks).
+ZERO_WIDTH_CATEGORIES = ("Mn", "Me", "Cf")
+REPLACEMENT = "\ufffd"
 
 
 @dataclass(frozen=True)
@@ -33,11 +43,11 @@ class InvisibleFont:
 
     def width(self, text: str) -> float:
         """Advance of `text` in ems."""
-        return sum(self.advances[ch] for ch in text)
+        return sum(self.advances[ch] for ch in layable(text))
 
     def encode(self, text: str) -> str:
         """`text` as the hex string of its glyph ids (Identity-H)."""
-        return "".join(f"{self.glyphs[ch]:04X}" for ch in text)
+        return "".join(f"{self.glyphs[ch]:04X}" for ch in layable(text))
 
 
 @lru_cache(maxsize=1)
@@ -46,18 +56,26 @@ def _reference_font() -> pymupdf.Font:
 
 
 def reference_advance(char: str) -> float:
-    """The advance of `char` in PyMuPDF's CJK font, in ems; a full em for a character it lacks
-    when the character is wide in East Asian text, half an em otherwise."""
+    """The advance of `char` in ems: nothing for a nonspacing or enclosing mark and a format
+    character (Unicode's categories Mn, Me, Cf); else as PyMuPDF's CJK font or a font MuPDF
+    falls back to draws it; a full em for a character none has when it is wide in East Asian
+    text, half an em otherwise."""
+    if unicodedata.category(char) in ZERO_WIDTH_CATEGORIES:
+        return 0.0
     font = _reference_font()
-    if font.has_glyph(ord(char)):
+    if font.has_glyph(ord(char), fallback=True):
         return float(font.glyph_advance(ord(char)))
-    import unicodedata
     return 1.0 if unicodedata.east_asian_width(char) in ("W", "F") else 0.5
 
 
+def layable(text: str) -> str:
+    """`text` as the layer can carry it: a lone surrogate (which no font maps) becomes U+FFFD."""
+    return "".join(REPLACEMENT if unicodedata.category(ch) == "Cs" else ch for ch in text)
+
+
 def build_invisible_font(chars: Iterable[str]) -> InvisibleFont:
-    """A font holding exactly `chars` (and a space), each with an empty outline."""
-    wanted = sorted({ch for ch in chars if ch.isprintable() or ch == " "} | {" "})
+    """A font holding every character of `chars` (and a space), each with an empty outline."""
+    wanted = sorted(set(layable("".join(chars))) | {" "})
     names = [".notdef"] + [f"c{i}" for i in range(1, len(wanted) + 1)]
     advances = {ch: reference_advance(ch) for ch in wanted}
     builder = FontBuilder(UNITS_PER_EM, isTTF=True)
@@ -66,7 +84,7 @@ def build_invisible_font(chars: Iterable[str]) -> InvisibleFont:
     empty = TTGlyphPen(None).glyph()
     builder.setupGlyf({name: empty for name in names})
     metrics = {".notdef": (UNITS_PER_EM // 2, 0)}
-    metrics.update({name: (max(1, round(advances[ch] * UNITS_PER_EM)), 0)
+    metrics.update({name: (round(advances[ch] * UNITS_PER_EM), 0)
                     for ch, name in zip(wanted, names[1:])})
     builder.setupHorizontalMetrics(metrics)
     builder.setupHorizontalHeader(ascent=ASCENDER, descent=DESCENDER)

@@ -24,6 +24,11 @@ class PositionedLine:
     confidence: float
     words: tuple[PlacedWord, ...]
 
+    @property
+    def text(self) -> str:
+        """The line's words, spaced."""
+        return " ".join(placed.text for placed in self.words)
+
 
 @dataclass(frozen=True)
 class PositionedBlock:

@@ -12,7 +12,7 @@ import pymupdf
 from engine.export.formats import ExportFailed
 from engine.export.invisible_font import InvisibleFont, build_invisible_font
 from engine.export.page_words import page_lines
-from engine.export.text_placement import Run, line_runs
+from engine.export.text_placement import Run, laid_text, line_runs
 from engine.types import BlockKind, Box, DocumentResult, PageResult, Status, TextSource
 
 FONT_NAME = "PLInvisible"
@@ -47,7 +47,7 @@ def build_searchable_pdf(result: DocumentResult, password: str | None = None) ->
         ocr_pages = [p for p in result.pages if _has_ocr_text(p)]
         if ocr_pages:
             font = build_invisible_font(ch for p in ocr_pages for line in page_lines(p)
-                                        for ch in line.text)
+                                        for ch in laid_text(line))
             for index, page in enumerate(result.pages):
                 if _has_ocr_text(page):
                     _add_text_layer(document, document[index], page, font)

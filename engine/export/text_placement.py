@@ -1,13 +1,23 @@
 """Where each piece of a page's invisible text goes: runs of text with the matrix that lays
-them on the pixels they were read from (pure geometry, in the page's analysed pixels)."""
+them on the pixels they were read from (pure geometry, in the page's analysed pixels).
+
+A line holding right-to-left letters is laid as it is shown, not as it is read: its
+characters in the order the Unicode bidirectional algorithm (python-bidi) puts them on the
+line, left to right, as a typesetter writes a PDF. Extractors (MuPDF, poppler, PDFium) give a
+line of Hebrew or Arabic laid so back in the order it is read, and PyMuPDF's search finds its
+words; laid in reading order they read it backwards."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
+
+from bidi import get_display
 
 from engine.export.invisible_font import ASCENDER, DESCENDER, UNITS_PER_EM, InvisibleFont
 from engine.export.page_words import words_of
-from engine.types import Box, Line
+from engine.text import holds_right_to_left
+from engine.types import Box, Line, Word
 
 ASCENT = ASCENDER / UNITS_PER_EM
 DESCENT = -DESCENDER / UNITS_PER_EM
@@ -15,6 +25,11 @@ DESCENT = -DESCENDER / UNITS_PER_EM
 VERTICAL_RATIO = 1.5
 # The least gap (in ems) left between two words the text separates by a space.
 WORD_GAP = 0.25
+# RIGHT-TO-LEFT MARK: opens a line shown right to left whose first character on the line is a
+# combining mark (the last of the line read: an Arabic damma, a Hebrew point). MuPDF hangs a
+# mark that opens a line on the character before it, the previous line's last; behind this
+# zero-width letter it stays on its own, and the line reads back with the mark (and an RLM).
+RLM = "\u200f"
 
 
 @dataclass(frozen=True)
@@ -43,15 +58,35 @@ def is_vertical(line: Line) -> bool:
                              and line.box.height >= VERTICAL_RATIO * line.box.width)
 
 
+def shown_order(text: str) -> str:
+    """`text` in the order its characters stand on the line, left to right (the Unicode
+    bidirectional algorithm, the paragraph's direction from its first strong letter), with an
+    RLM before a combining mark that would open it."""
+    shown = get_display(text)
+    if shown and unicodedata.category(shown[0]) in ("Mn", "Me"):
+        shown = RLM + shown
+    return shown
+
+
+def laid_text(line: Line) -> str:
+    """The characters the line's runs show (what the invisible font must hold)."""
+    if holds_right_to_left(line.text) and not is_vertical(line):
+        return shown_order(line.text.strip())
+    return line.text
+
+
 def line_runs(line: Line, font: InvisibleFont) -> list[Run]:
     """One run per word on the line's common baseline and size, so extractors keep the line
     whole. A word followed by a space carries the space (extracted text keeps it); a word
     followed directly by another (CJK) stretches to where the next begins, so no gap invites
-    an extractor to insert a space that is not in the text."""
+    an extractor to insert a space that is not in the text. A line with right-to-left letters
+    is one run over the line, in the order it is shown (shown_order)."""
     words = [(placed.word, placed.spaced) for placed in words_of(line) if placed.text]
     if not words:
         return []
     vertical = is_vertical(line)
+    if not vertical and holds_right_to_left(line.text):
+        words = [(Word(laid_text(line), line.box), False)]
     if vertical:
         # Read turned a quarter clockwise: the text runs down the page, glyph tops to the right.
         advance, up = (0.0, 1.0), (1.0, 0.0)

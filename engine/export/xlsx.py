@@ -1,5 +1,8 @@
 """Excel workbook: one sheet per table, named by its page and caption, the caption above the
-table, merged cells kept and numbers stored as numbers."""
+table, merged cells kept and numbers stored as numbers. A cell written mostly right to left
+(Arabic, Hebrew, Persian) reads right to left (readingOrder 2), and a sheet whose table is
+mostly in such letters runs right to left, its columns mirrored so that it looks like the page
+and column A is the column read first."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from engine.export.cell_numbers import parse_number, uses_decimal_comma
 from engine.export.formats import ExportFailed
 from engine.export.html_table import TableGrid, TableTooLarge, read_table
+from engine.text import right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 
 # Excel's own limits.
@@ -27,6 +31,8 @@ _SHEET_FORBIDDEN = re.compile(r"[\[\]:*?/\\]")
 _CAPTION_LABEL = re.compile(r"(?:tables?|tab\.?|tbl\.?)\s*"
                             r"(?:[A-Z]?\d+(?:\.\d+)*[a-z]?\b|[IVXLC]+\b)"
                             r"|表\s*[\d一二三四五六七八九十]+(?:[.\-]\d+)*", re.IGNORECASE)
+# Excel's reading orders of a cell (ST_ReadingOrder's 0 is by its content, 1 left to right).
+RIGHT_TO_LEFT_READING = 2
 TABLE_FIRST_ROW = 3
 """Row 1 holds the caption (or the table's page), row 2 stays empty, the table starts here."""
 # The members of the workbook's zip get this fixed time, so the same document gives the same
@@ -135,11 +141,17 @@ def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
     title = sheet.cell(row=1, column=1, value=table.caption or
                        f"Table {table.index} (page {table.page_number})")
     title.font = Font(bold=True)
+    if right_to_left([title.value]):
+        title.alignment = Alignment(readingOrder=RIGHT_TO_LEFT_READING)
+    # Our table HTML holds a table's columns as the page shows them, left to right. A sheet
+    # running right to left shows column A on the right, so its columns are written mirrored:
+    # A is the page's rightmost column, the one read first, and the sheet looks like the page.
+    mirrored = right_to_left([c.text for c in grid.cells])
+    sheet.sheet_view.rightToLeft = mirrored
     decimal_comma = uses_decimal_comma(c.text for c in grid.cells)
     bold = Font(bold=True)
-    wrap = Alignment(wrap_text=True, vertical="top")
     for cell in grid.cells:
-        row, col = cell.row + TABLE_FIRST_ROW, cell.col + 1
+        row, col = cell.row + TABLE_FIRST_ROW, _column(cell.col, cell.colspan, grid, mirrored)
         target = sheet.cell(row=row, column=col)
         number = None if cell.header else parse_number(cell.text, decimal_comma)
         if number is not None:
@@ -148,17 +160,35 @@ def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
         elif cell.text:
             target.value = cell.text
             target.data_type = "s"  # never a formula, whatever the text starts with
-            if "\n" in cell.text:
-                target.alignment = wrap
+            alignment = _alignment(cell.text)
+            if alignment is not None:
+                target.alignment = alignment
         if cell.header:
             target.font = bold
         if cell.rowspan > 1 or cell.colspan > 1:
             sheet.merge_cells(start_row=row, start_column=col,
                               end_row=row + cell.rowspan - 1, end_column=col + cell.colspan - 1)
     for col in range(1, grid.cols + 1):
-        widest = max((len(c.text) for c in grid.cells if c.col + 1 == col and c.colspan == 1),
-                     default=8)
+        widest = max((len(c.text) for c in grid.cells if c.colspan == 1
+                      and _column(c.col, 1, grid, mirrored) == col), default=8)
         sheet.column_dimensions[get_column_letter(col)].width = min(60, max(8, widest + 2))
+
+
+def _column(col: int, span: int, grid: TableGrid, mirrored: bool) -> int:
+    """The sheet column (from 1) of a cell's first column `col` (from 0, as the page shows
+    it left to right), over `span` columns."""
+    return grid.cols - col - span + 1 if mirrored else col + 1
+
+
+def _alignment(text: str) -> Alignment | None:
+    """A text cell's alignment: wrapped at the top when it holds several lines, read right to
+    left when its letters mostly run that way; None when it needs neither."""
+    wrap = "\n" in text
+    rtl = right_to_left([text])
+    if not (wrap or rtl):
+        return None
+    return Alignment(wrap_text=wrap or None, vertical="top" if wrap else None,
+                     readingOrder=RIGHT_TO_LEFT_READING if rtl else 0)
 
 
 def _fixed_times(data: bytes) -> bytes:
