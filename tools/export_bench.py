@@ -123,15 +123,16 @@ def run_ocrmypdf(command: list[str], item: ManifestItem, target: Path,
                  env: dict[str, str] | None = None) -> tuple[Path | None, float, str, str]:
     """OCRmyPDF's PDF, its run time, why it failed ("" if it did not) and the mode it ran in:
     its default, or for a document that has text already (which the default refuses)
-    --skip-text, which keeps that text as Paperlens's own export does, and --force-ocr where
-    --skip-text fails (OCRmyPDF 16 with Debian 12's Ghostscript 10.0)."""
+    --redo-ocr, which keeps that text and reads the rest as Paperlens's own export does, then
+    --skip-text and --force-ocr where the one before fails (OCRmyPDF 16 with Debian 12's
+    Ghostscript 10.0 refuses the first two)."""
     argv = [*command, "--output-type", "pdf", "-l", LANGUAGES.get(item.category, "eng")]
     if item.input_path.suffix.lower() != ".pdf":
         argv += ["--image-dpi", "200"]  # our dev images carry no resolution of their own
     started = time.perf_counter()
     mode, done = "default", _ocrmypdf(argv, item, target, env)
     if done.returncode == 6:  # PriorOcrFoundError: the document has text already
-        for mode in ("skip-text", "force-ocr"):
+        for mode in ("redo-ocr", "skip-text", "force-ocr"):
             done = _ocrmypdf([*argv, f"--{mode}"], item, target, env)
             if done.returncode == 0:
                 break
