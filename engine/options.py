@@ -150,6 +150,7 @@ def options_from_settings(settings, **overrides) -> ConvertOptions:
         table_format=str(settings.output.table_format),
         keep_furniture=bool(settings.output.keep_furniture),
         inline_math=bool(settings.output.inline_math),
+        dewarp=bool(settings.output.dewarp),
         layout_model=parse_layout(str(settings.model.layout)),
     )
     values.update(overrides)

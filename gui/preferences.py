@@ -29,7 +29,8 @@ DEVICES = ("auto", "cpu", "gpu")
 LANGUAGES = ("system", "en", "zh_CN")
 # The settings key of each reading switch (gui/reading_choices.py).
 SWITCH_KEYS = {"keep_furniture": "output.keep_furniture", "table_format": "output.table_format",
-               "inline_math": "output.inline_math", "layout": "model.layout"}
+               "inline_math": "output.inline_math", "layout": "model.layout",
+               "dewarp": "output.dewarp"}
 
 
 def _combo(items: list[tuple[str, str]], name: str) -> QComboBox:

@@ -183,7 +183,9 @@ def choices_text(choices: ReadingChoices) -> str:
              translate("QueueModel", "formulas in text as $…$") if choices.inline_math
              else translate("QueueModel", "formulas in text as printed"),
              translate("QueueModel", "no layout model") if choices.layout == "none"
-             else translate("QueueModel", "layout by {0}").format(LAYOUT_NAMES[choices.layout])]
+             else translate("QueueModel", "layout by {0}").format(LAYOUT_NAMES[choices.layout]),
+             translate("QueueModel", "photos straightened") if choices.dewarp
+             else translate("QueueModel", "photos read as taken")]
     return translate("QueueModel", "Read with: {0}").format(", ".join(parts))
 
 

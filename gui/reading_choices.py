@@ -30,8 +30,8 @@ def format_page_ranges(pages: tuple[int, ...]) -> str:
 
 @dataclass(frozen=True)
 class ReadingChoices:
-    """The CLI's --pages, --keep-furniture, --tables, --inline-math and --layout for one
-    document. The defaults are the settings' defaults."""
+    """The CLI's --pages, --keep-furniture, --tables, --inline-math, --layout and
+    --[no-]dewarp for one document. The defaults are the settings' defaults."""
 
     pages: tuple[int, ...] | None = None
     """1-based pages to read, in order (engine.options.parse_page_ranges); None: every page."""
@@ -39,6 +39,7 @@ class ReadingChoices:
     table_format: str = "html"
     inline_math: bool = True
     layout: str = "doclaynet"
+    dewarp: bool = True
 
     def __post_init__(self) -> None:
         if self.table_format not in TABLE_FORMATS:
@@ -54,7 +55,7 @@ class ReadingChoices:
         output = settings.output
         return cls(pages=pages, keep_furniture=bool(output.keep_furniture),
                    table_format=str(output.table_format), inline_math=bool(output.inline_math),
-                   layout=str(settings.model.layout))
+                   layout=str(settings.model.layout), dewarp=bool(output.dewarp))
 
     def with_pages(self, pages: tuple[int, ...] | None) -> "ReadingChoices":
         return replace(self, pages=pages)
@@ -70,13 +71,13 @@ class ReadingChoices:
 
         return {"pages": self.pages, "keep_furniture": self.keep_furniture,
                 "table_format": self.table_format, "inline_math": self.inline_math,
-                "layout_model": parse_layout(self.layout)}
+                "layout_model": parse_layout(self.layout), "dewarp": self.dewarp}
 
     def record(self) -> dict[str, Any]:
         """As the queue file keeps it."""
         return {"pages": list(self.pages) if self.pages else None,
                 "keep_furniture": self.keep_furniture, "table_format": self.table_format,
-                "inline_math": self.inline_math, "layout": self.layout}
+                "inline_math": self.inline_math, "layout": self.layout, "dewarp": self.dewarp}
 
     @classmethod
     def from_record(cls, record: Any) -> "ReadingChoices":
@@ -91,4 +92,5 @@ class ReadingChoices:
                    keep_furniture=bool(record.get("keep_furniture", False)),
                    table_format=str(record.get("table_format", "html")),
                    inline_math=bool(record.get("inline_math", True)),
-                   layout=str(record.get("layout", "doclaynet")))
+                   layout=str(record.get("layout", "doclaynet")),
+                   dewarp=bool(record.get("dewarp", True)))

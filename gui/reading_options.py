@@ -86,6 +86,11 @@ class ReadingSwitches(QWidget):
         self.inline_math_check.setToolTip(self.tr(
             "Born-digital pages with a math font: formulas within sentences as LaTeX between "
             "dollar signs. Off: the text as the page spells it."))
+        self.dewarp_check = QCheckBox(self.tr("Straighten photographed pages"))
+        self.dewarp_check.setObjectName("dewarp")
+        self.dewarp_check.setToolTip(self.tr(
+            "A photo of a page is cut to the page, its perspective undone and a curled page "
+            "flattened before it is read. Off: the picture is read as it is."))
         self.table_combo = _combo([("html", self.tr("HTML")),
                                    ("markdown", self.tr("Markdown (simple tables only)"))],
                                   "tableFormat")
@@ -102,11 +107,13 @@ class ReadingSwitches(QWidget):
         form.addRow(self.tr("Layout model:"), self.layout_combo)
         form.addRow("", self.furniture_check)
         form.addRow("", self.inline_math_check)
+        form.addRow("", self.dewarp_check)
         self.form = form
         self.furniture_check.toggled.connect(
             lambda on: self.switchChanged.emit("keep_furniture", on))
         self.inline_math_check.toggled.connect(
             lambda on: self.switchChanged.emit("inline_math", on))
+        self.dewarp_check.toggled.connect(lambda on: self.switchChanged.emit("dewarp", on))
         self.table_combo.currentIndexChanged.connect(
             lambda: self.switchChanged.emit("table_format", self.table_combo.currentData()))
         self.layout_combo.currentIndexChanged.connect(
@@ -114,22 +121,26 @@ class ReadingSwitches(QWidget):
 
     def show_choices(self, choices: ReadingChoices) -> None:
         """Show `choices` without announcing a change."""
-        for widget in (self.furniture_check, self.inline_math_check, self.table_combo,
-                       self.layout_combo):
+        for widget in self._switches():
             widget.blockSignals(True)
         self.furniture_check.setChecked(choices.keep_furniture)
         self.inline_math_check.setChecked(choices.inline_math)
+        self.dewarp_check.setChecked(choices.dewarp)
         self.table_combo.setCurrentIndex(max(0, self.table_combo.findData(choices.table_format)))
         self.layout_combo.setCurrentIndex(max(0, self.layout_combo.findData(choices.layout)))
-        for widget in (self.furniture_check, self.inline_math_check, self.table_combo,
-                       self.layout_combo):
+        for widget in self._switches():
             widget.blockSignals(False)
+
+    def _switches(self) -> tuple[QWidget, ...]:
+        return (self.furniture_check, self.inline_math_check, self.dewarp_check,
+                self.table_combo, self.layout_combo)
 
     def choices(self, pages: tuple[int, ...] | None = None) -> ReadingChoices:
         return ReadingChoices(pages=pages, keep_furniture=self.furniture_check.isChecked(),
                               table_format=self.table_combo.currentData(),
                               inline_math=self.inline_math_check.isChecked(),
-                              layout=self.layout_combo.currentData())
+                              layout=self.layout_combo.currentData(),
+                              dewarp=self.dewarp_check.isChecked())
 
 
 class ReadAgainDialog(QDialog):

@@ -62,6 +62,7 @@ class OutputSettings:
     write_json: bool
     keep_furniture: bool  # running headers, footers and page numbers kept in the Markdown
     inline_math: bool  # formulas inside running text written as $...$
+    dewarp: bool  # photographed pages straightened (outline, perspective, curl) before reading
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,7 @@ FIELDS: dict[str, FieldSpec] = {
         FieldSpec("output.write_json", True, "true, false", _parse_bool),
         FieldSpec("output.keep_furniture", False, "true, false", _parse_bool),
         FieldSpec("output.inline_math", True, "true, false", _parse_bool),
+        FieldSpec("output.dewarp", True, "true, false", _parse_bool),
         _enum_field("ui.language", Language, Language.SYSTEM),
         FieldSpec("device.calibration", None, "a JSON object, or null", _parse_object),
         FieldSpec(

@@ -90,9 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
                          help="formulas inside running text as $...$ (born-digital pages); off "
                               "keeps the text as the page spells it (default: the "
                               "output.inline_math setting, on)")
-    convert.add_argument("--no-dewarp", action="store_true",
-                         help="read photographed pages as given: no page outline, perspective "
-                              "or curl correction")
+    convert.add_argument("--dewarp", action=argparse.BooleanOptionalAction,
+                         help="straighten photographed pages (page outline, perspective, curl) "
+                              "before reading; --no-dewarp reads them as given (default: the "
+                              "output.dewarp setting, on)")
     convert.add_argument("--lang", metavar="LANGS",
                          help="read every OCR line with these Tesseract languages, e.g. rus+eng "
                               "(default: scripts found line by line)")
@@ -222,8 +223,8 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             flags.update(format_flags(parse_formats(args.format)))
         if args.no_json:
             flags["write_json"] = False
-        if args.no_dewarp:
-            flags["dewarp"] = False
+        if args.dewarp is not None:
+            flags["dewarp"] = args.dewarp
         if args.inline_math is not None:
             flags["inline_math"] = args.inline_math == "on"
         if args.keep_furniture is not None:

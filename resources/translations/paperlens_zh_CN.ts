@@ -776,188 +776,188 @@ Licence: {1}</source>
 <context>
     <name>PreferencesDialog</name>
     <message>
-        <location filename="../../gui/preferences.py" line="68"/>
+        <location filename="../../gui/preferences.py" line="69"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="76"/>
+        <location filename="../../gui/preferences.py" line="77"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="77"/>
+        <location filename="../../gui/preferences.py" line="78"/>
         <source>Output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="78"/>
+        <location filename="../../gui/preferences.py" line="79"/>
         <source>Reading</source>
         <translation>读取</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="79"/>
+        <location filename="../../gui/preferences.py" line="80"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="80"/>
+        <location filename="../../gui/preferences.py" line="81"/>
         <source>Interface</source>
         <translation>界面</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="82"/>
+        <location filename="../../gui/preferences.py" line="83"/>
         <source>Watched Folders</source>
         <translation>监视文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="93"/>
+        <location filename="../../gui/preferences.py" line="94"/>
         <source>Automatic (measure once, keep the faster)</source>
         <translation>自动（测量一次，保留较快的）</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="94"/>
+        <location filename="../../gui/preferences.py" line="95"/>
         <source>CPU</source>
         <translation>CPU</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="94"/>
+        <location filename="../../gui/preferences.py" line="95"/>
         <source>GPU</source>
         <translation>GPU</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="103"/>
+        <location filename="../../gui/preferences.py" line="104"/>
         <source>Re-measure</source>
         <translation>重新测量</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="106"/>
+        <location filename="../../gui/preferences.py" line="107"/>
         <source>Set the device to Automatic so that the next document measures the GPU against the CPU again. Nothing is measured now.</source>
         <translation>将设备设为“自动”，让下一个文档重新比较 GPU 与 CPU。现在不会进行任何测量。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="111"/>
+        <location filename="../../gui/preferences.py" line="112"/>
         <source>Run models on:</source>
         <translation>模型运行于：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="113"/>
+        <location filename="../../gui/preferences.py" line="114"/>
         <source>Configured:</source>
         <translation>配置：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="114"/>
+        <location filename="../../gui/preferences.py" line="115"/>
         <source>In use:</source>
         <translation>正在使用：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="115"/>
+        <location filename="../../gui/preferences.py" line="116"/>
         <source>Why:</source>
         <translation>原因：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="116"/>
+        <location filename="../../gui/preferences.py" line="117"/>
         <source>Fallback reason:</source>
         <translation>回退原因：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="124"/>
+        <location filename="../../gui/preferences.py" line="125"/>
         <source>Automatic: the first time a document needs the models, Paperlens times the GPU against the CPU on a few sample lines and keeps the GPU only if it is at least 20% faster. The result is saved, so later sessions start at once. Nothing is measured when the app starts or when this window opens.</source>
         <translation>自动：当文档第一次需要模型时，Paperlens 会用几行示例文本比较 GPU 与 CPU 的用时，只有 GPU 至少快 20% 时才使用 GPU。结果会被保存，之后的会话无需再次测量。启动程序或打开此窗口时不会进行任何测量。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="141"/>
+        <location filename="../../gui/preferences.py" line="142"/>
         <source>Choose…</source>
         <translation>选择…</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="143"/>
-        <location filename="../../gui/preferences.py" line="237"/>
+        <location filename="../../gui/preferences.py" line="144"/>
+        <location filename="../../gui/preferences.py" line="238"/>
         <source>Next to each document</source>
         <translation>与各文档放在同一位置</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="149"/>
+        <location filename="../../gui/preferences.py" line="150"/>
         <source>Write the JSON result next to the Markdown</source>
         <translation>在 Markdown 旁边写入 JSON 结果</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="168"/>
+        <location filename="../../gui/preferences.py" line="169"/>
         <source>For the documents added from now on; each keeps the choices it was queued with. The pages to read are chosen beside the queue, and a document can be read again with other choices from its right-click menu.</source>
         <translation>适用于此后添加的文档；每个文档保留加入队列时的选择。要读取的页码在队列旁选择；在文档的右键菜单中可以用其他选择重新读取。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="153"/>
+        <location filename="../../gui/preferences.py" line="154"/>
         <source>Output folder:</source>
         <translation>输出文件夹：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="184"/>
+        <location filename="../../gui/preferences.py" line="185"/>
         <source>Change…</source>
         <translation>更改…</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="186"/>
+        <location filename="../../gui/preferences.py" line="187"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="198"/>
+        <location filename="../../gui/preferences.py" line="199"/>
         <source>Models download by themselves when a document needs them; ★ marks the default ones.</source>
         <translation>文档需要模型时会自动下载；★ 表示默认模型。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="206"/>
+        <location filename="../../gui/preferences.py" line="207"/>
         <source>System language</source>
         <translation>系统语言</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="212"/>
+        <location filename="../../gui/preferences.py" line="213"/>
         <source>The language changes the next time Paperlens starts.</source>
         <translation>语言将在下次启动 Paperlens 时更改。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="214"/>
+        <location filename="../../gui/preferences.py" line="215"/>
         <source>Language:</source>
         <translation>语言：</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="230"/>
+        <location filename="../../gui/preferences.py" line="231"/>
         <source>PAPERLENS_MODEL_ONNX_DEVICE is set, so the environment decides; unset it to choose here.</source>
         <translation>已设置 PAPERLENS_MODEL_ONNX_DEVICE，因此由环境变量决定；取消设置后才能在此选择。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="251"/>
+        <location filename="../../gui/preferences.py" line="252"/>
         <source>Reading…</source>
         <translation>正在读取…</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="259"/>
+        <location filename="../../gui/preferences.py" line="260"/>
         <source>Unknown ({0})</source>
         <translation>未知（{0}）</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="267"/>
+        <location filename="../../gui/preferences.py" line="268"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="278"/>
+        <location filename="../../gui/preferences.py" line="279"/>
         <source>Settings not saved</source>
         <translation>设置未保存</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="296"/>
+        <location filename="../../gui/preferences.py" line="297"/>
         <source>The next document measures the device again.</source>
         <translation>下一个文档将重新测量设备。</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="300"/>
+        <location filename="../../gui/preferences.py" line="301"/>
         <source>Output folder</source>
         <translation>输出文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/preferences.py" line="306"/>
+        <location filename="../../gui/preferences.py" line="307"/>
         <source>Model folder</source>
         <translation>模型文件夹</translation>
     </message>
@@ -1164,26 +1164,36 @@ Licence: {1}</source>
     </message>
     <message>
         <location filename="../../gui/queue_model.py" line="187"/>
+        <source>photos straightened</source>
+        <translation>照片已校正</translation>
+    </message>
+    <message>
+        <location filename="../../gui/queue_model.py" line="188"/>
+        <source>photos read as taken</source>
+        <translation>照片按原样识别</translation>
+    </message>
+    <message>
+        <location filename="../../gui/queue_model.py" line="189"/>
         <source>Read with: {0}</source>
         <translation>读取方式：{0}</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="192"/>
+        <location filename="../../gui/queue_model.py" line="194"/>
         <source>Page {0} ({1}): {2}: {3}</source>
         <translation>第 {0} 页（{1}）：{2}：{3}</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="317"/>
+        <location filename="../../gui/queue_model.py" line="319"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="318"/>
+        <location filename="../../gui/queue_model.py" line="320"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="331"/>
+        <location filename="../../gui/queue_model.py" line="333"/>
         <source>Markdown: {0}</source>
         <translation>Markdown：{0}</translation>
     </message>
@@ -1191,7 +1201,7 @@ Licence: {1}</source>
 <context>
     <name>ReadAgain</name>
     <message>
-        <location filename="../../gui/reading_options.py" line="215"/>
+        <location filename="../../gui/reading_options.py" line="226"/>
         <source>Not read again: {0} is already in the queue to be read.</source>
         <translation>未重新读取：{0} 已在队列中等待读取。</translation>
     </message>
@@ -1199,27 +1209,27 @@ Licence: {1}</source>
 <context>
     <name>ReadAgainDialog</name>
     <message>
-        <location filename="../../gui/reading_options.py" line="143"/>
+        <location filename="../../gui/reading_options.py" line="154"/>
         <source>Read Again With…</source>
         <translation>重新读取…</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="144"/>
+        <location filename="../../gui/reading_options.py" line="155"/>
         <source>Read {0} again with:</source>
         <translation>重新读取 {0}：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="145"/>
+        <location filename="../../gui/reading_options.py" line="156"/>
         <source>Read {0} documents again with:</source>
         <translation>重新读取 {0} 个文档：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="152"/>
+        <location filename="../../gui/reading_options.py" line="163"/>
         <source>Pages:</source>
         <translation>页码：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="154"/>
+        <location filename="../../gui/reading_options.py" line="165"/>
         <source>Read</source>
         <translation>读取</translation>
     </message>
@@ -1248,41 +1258,51 @@ Licence: {1}</source>
     </message>
     <message>
         <location filename="../../gui/reading_options.py" line="89"/>
+        <source>Straighten photographed pages</source>
+        <translation>校正拍摄的页面</translation>
+    </message>
+    <message>
+        <location filename="../../gui/reading_options.py" line="92"/>
+        <source>A photo of a page is cut to the page, its perspective undone and a curled page flattened before it is read. Off: the picture is read as it is.</source>
+        <translation>识别前将页面照片裁到页面范围，消除透视，并展平弯曲的页面。关闭：按原图识别。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/reading_options.py" line="94"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="90"/>
+        <location filename="../../gui/reading_options.py" line="95"/>
         <source>Markdown (simple tables only)</source>
         <translation>Markdown（仅限简单表格）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="93"/>
+        <location filename="../../gui/reading_options.py" line="98"/>
         <source>Markdown writes pipe tables where no cell spans rows or columns; other tables stay HTML.</source>
         <translation>Markdown 在没有跨行或跨列单元格时写成管道表格；其他表格仍为 HTML。</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="95"/>
+        <location filename="../../gui/reading_options.py" line="100"/>
         <source>DocLayNet (papers, reports, forms)</source>
         <translation>DocLayNet（论文、报告、表单）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="96"/>
+        <location filename="../../gui/reading_options.py" line="101"/>
         <source>CDLA (Chinese documents)</source>
         <translation>CDLA（中文文档）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="97"/>
+        <location filename="../../gui/reading_options.py" line="102"/>
         <source>None (paragraphs by geometry only)</source>
         <translation>无（仅按几何划分段落）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="101"/>
+        <location filename="../../gui/reading_options.py" line="106"/>
         <source>Tables as:</source>
         <translation>表格格式：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="102"/>
+        <location filename="../../gui/reading_options.py" line="107"/>
         <source>Layout model:</source>
         <translation>版面模型：</translation>
     </message>

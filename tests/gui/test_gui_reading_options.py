@@ -120,34 +120,37 @@ def test_switches_are_preferences_for_the_documents_added_afterwards(qtbot, reco
     assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.switches.parentWidget())) == "Reading"
     switches = dialog.switches
     assert not switches.furniture_check.isChecked() and switches.inline_math_check.isChecked()
+    assert switches.dewarp_check.isChecked()
     click_box(qtbot, switches.furniture_check)
     click_box(qtbot, switches.inline_math_check)
+    click_box(qtbot, switches.dewarp_check)
     switches.table_combo.setCurrentIndex(switches.table_combo.findData("markdown"))
     switches.layout_combo.setCurrentIndex(switches.layout_combo.findData("cdla"))
     # Remembered as the other preferences are: in the settings file, shown again next time.
     output = json.loads(gui_store.path.read_text(encoding="utf-8"))["output"]
-    assert (output["keep_furniture"], output["inline_math"], output["table_format"]) == \
-        (True, False, "markdown")
+    assert (output["keep_furniture"], output["inline_math"], output["table_format"],
+            output["dewarp"]) == (True, False, "markdown", False)
     dialog.close()
     dialog.load()
     assert switches.furniture_check.isChecked() and not switches.inline_math_check.isChecked()
-    assert switches.layout_combo.currentData() == "cdla"
+    assert switches.layout_combo.currentData() == "cdla" and not switches.dewarp_check.isChecked()
 
     window.add_paths([second])
     before, after = converted_options(qtbot, window, 2)
     assert (before.keep_furniture, before.inline_math, before.table_format,
-            before.layout_model) == (False, True, "html", "yolov8n-doclaynet")
+            before.layout_model, before.dewarp) == (False, True, "html", "yolov8n-doclaynet",
+                                                    True)
     assert (after.keep_furniture, after.inline_math, after.table_format,
-            after.layout_model) == (True, False, "markdown", "cdla-picodet")
+            after.layout_model, after.dewarp) == (True, False, "markdown", "cdla-picodet", False)
     assert after.pages is None
     tip = window.controller.model.index(1, QueueModel.NAME).data(Qt.ItemDataRole.ToolTipRole)
     assert ("Read with: every page, tables as Markdown, headers and footers kept, formulas in "
-            "text as printed, layout by CDLA") in tip
+            "text as printed, layout by CDLA, photos read as taken") in tip
     # A file of a watched folder is read with the switches too, never a typed page range.
     type_pages(qtbot, window, "2")
     watched = window.controller.add_file(first, tmp_path / "watched-out")
     assert watched.choices == ReadingChoices(keep_furniture=True, table_format="markdown",
-                                             inline_math=False, layout="cdla")
+                                             inline_math=False, layout="cdla", dewarp=False)
 
 
 def read_again(qtbot, window, job, pages: str, table_format: str, furniture: bool = False):

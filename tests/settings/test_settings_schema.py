@@ -192,8 +192,10 @@ def test_the_reading_switches_are_settings(config: Path, environ: dict[str, str]
     store = SettingsStore(config, environ)
     store.set("model.layout", "none")  # paragraphs by geometry only, as the CLI's --layout none
     store.set("output.keep_furniture", True)
-    settings = store.set("output.inline_math", False)
+    store.set("output.inline_math", False)
+    settings = store.set("output.dewarp", False)  # photos read as taken, as --no-dewarp
     assert settings.model.layout is LayoutModel.NONE
     assert settings.output.keep_furniture is True and settings.output.inline_math is False
+    assert settings.output.dewarp is False
     with pytest.raises(InvalidSetting):
         store.set("output.keep_furniture", "yes")
