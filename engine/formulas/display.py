@@ -6,7 +6,8 @@ Three faults seen on real pages, each mended from the blocks alone:
 * an equation number left as a paragraph of its own ("(15)", "(2.13)", "(A.1)") beside or just
   under its formula: it becomes the formula's ``\\tag{}``;
 * an exercise number or label read into the formula ("150. s(t) = ...", "(a) \\quad x = 1"):
-  it is text before the formula, not LaTeX.
+  it is text before the formula, not LaTeX; an exercise list read as one array whose rows
+  open "150." "151." is one label and formula per row.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.formulas.latex_print import compact
-from engine.formulas.latex_tokens import detokenize, normalized
+from engine.formulas.latex_tokens import detokenize, group_end, normalized
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box
 
 NUMBER_PARAGRAPH = re.compile(r"^\(\s*((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?)\s*\)$")
 _TAG = re.compile(r"\\tag\s*\{([^{}]*)\}")
 _SPACING = frozenset(["\\quad", "\\qquad", "\\;", "\\:", "\\,", "~", "\\ "])
+_LAYOUT_ARGUMENT = frozenset(["array", "tabular", "alignedat", "subarray"])
 
 
 @dataclass(frozen=True)
@@ -111,12 +113,77 @@ def _label(tokens: list[str]) -> int:
     return end if end < len(tokens) else 0
 
 
+def _rows(tokens: list[str]) -> tuple[list[str], list[list[str]], list[str]] | None:
+    """A formula that is one environment split into its opening (begin and column layout),
+    its rows and its closing; None for any other formula."""
+    if len(tokens) < 3 or not tokens[0].startswith("\\begin{") \
+            or not tokens[-1].startswith("\\end{"):
+        return None
+    start = 1
+    if tokens[0][7:].rstrip("}*") in _LAYOUT_ARGUMENT and tokens[1] == "{":
+        start = group_end(tokens, 1)
+    rows: list[list[str]] = [[]]
+    depth = 0
+    for token in tokens[start:-1]:
+        depth += (token == "{" or token.startswith("\\begin{")) \
+            - (token == "}" or token.startswith("\\end{"))
+        if token == "\\\\" and depth == 0:
+            rows.append([])
+        else:
+            rows[-1].append(token)
+        if depth < 0:
+            return None
+    return tokens[:start], rows, tokens[-1:]
+
+
+def _row_band(box: Box, first: int, last: int, count: int) -> Box:
+    """Rows ``first`` to ``last`` of ``count`` rows set evenly in ``box``."""
+    step = box.height / count
+    return Box(box.x0, box.y0 + first * step, box.x1, box.y0 + (last + 1) * step)
+
+
+def _labelled_rows(block: Block, tag: str) -> list[Block] | None:
+    """An environment whose first row opens with an item number (an exercise list read as one
+    array): each numbered row, with the unnumbered rows under it, a label and a formula."""
+    split = _rows(normalized(_TAG.sub("", block.latex)))
+    if split is None or len(split[1]) < 2 or not _label(split[1][0]):
+        return None
+    opening, rows, closing = split
+    items: list[tuple[int, int, str, list[list[str]]]] = []
+    for index, row in enumerate(rows):
+        cut = _label(row)
+        if cut:
+            label = "".join(t for t in row[:cut] if t not in _SPACING)
+            items.append((index, index, label, [row[cut:]]))
+        else:
+            first, _, label, kept = items[-1]
+            items[-1] = (first, index, label, [*kept, row])
+    out: list[Block] = []
+    for number, (first, last, label, kept) in enumerate(items, start=1):
+        box = _row_band(block.box, first, last, len(rows))
+        # One row without alignment points stands alone; rows together keep their environment.
+        body = kept[0] if len(kept) == 1 and "&" not in kept[0] else \
+            [*opening, *[t for r in kept for t in (*r, "\\\\")][:-1], *closing]
+        lines = tuple(line for line in block.lines if box.y0 <= line.box.center_y < box.y1)
+        latex = compact(detokenize(body)) + (f"\\tag{{{tag}}}" if tag and number == len(items)
+                                             else "")
+        out.append(Block(BlockKind.TEXT, box, (), label, block.score))
+        out.append(replace(block, box=box, lines=lines, latex=latex,
+                           text=" ".join(line.text for line in lines)))
+    return out
+
+
 def labels_as_text(blocks: list[Block]) -> list[Block]:
-    """A formula whose LaTeX begins with an item number: the number as text before it."""
+    """A formula whose LaTeX begins with an item number: the number as text before it (each
+    row's, when the rows of one environment are numbered items)."""
     out: list[Block] = []
     for block in blocks:
         if block.kind is BlockKind.FORMULA and block.latex:
             tag = _tag(block.latex)
+            items = _labelled_rows(block, tag)
+            if items is not None:
+                out.extend(items)
+                continue
             tokens = normalized(_TAG.sub("", block.latex))
             cut = _label(tokens)
             if cut:

@@ -49,3 +49,24 @@ def test_an_item_number_is_text_before_its_formula():
     # a decimal number, or brackets that are part of the formula, stay
     for latex in ("3.5x=7", "(a)=b", "(a+b)^2"):
         assert len(labels_as_text([_formula(latex, 0)])) == 1
+
+
+def test_an_exercise_list_read_as_one_array_is_a_label_and_a_formula_per_row():
+    array = _formula("\\begin{array}{l}150.s(t)=2t^3-3t^2-12t+8\\\\151.s(t)=t^3-9t^2+24t"
+                     "\\\\152.s(t)=\\sqrt{t}+4t\\end{array}", 0, height=60)
+    blocks = labels_as_text([array])
+    assert [(b.kind, b.text or b.latex) for b in blocks] == [
+        (BlockKind.TEXT, "150."), (BlockKind.FORMULA, "s(t)=2t^3-3t^2-12t+8"),
+        (BlockKind.TEXT, "151."), (BlockKind.FORMULA, "s(t)=t^3-9t^2+24t"),
+        (BlockKind.TEXT, "152."), (BlockKind.FORMULA, "s(t)=\\sqrt{t}+4t")]
+    assert [b.box.y0 for b in blocks[::2]] == [0, 20, 40]
+    # a row without its own number stays with the item above it, in the environment; the
+    # formula's tag goes to its last item
+    aligned = _formula("\\begin{aligned}(a)\\quad x&=1\\\\&=2\\\\(b)\\quad y&=3\\end{aligned}"
+                       "\\tag{7}", 0, height=60)
+    assert [b.text or b.latex for b in labels_as_text([aligned])] == [
+        "(a)", "\\begin{aligned}x&=1\\\\&=2\\end{aligned}",
+        "(b)", "\\begin{aligned}y&=3\\end{aligned}\\tag{7}"]
+    # rows that are a system of equations, not numbered items, stay one formula
+    system = _formula("\\begin{cases}x+y=1\\\\2.x-y=0\\end{cases}", 0)
+    assert labels_as_text([system]) == [system]

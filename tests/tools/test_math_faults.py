@@ -38,6 +38,7 @@ CLEAN = _document(
      _text("Equation (3) shows it; see [4] and the list:", 170),
      _formula(r"(a)_n = a(a+1)\cdots(a+n-1)", 200), _formula(r"1.5x + 2) ", 250),
      _formula(r"(1) + (2) = 3", 300),
+     _formula(r"\begin{aligned} x &= 1 \tag{5}\\ (a)_n &= 2 \end{aligned}", 320),
      Block(BlockKind.TEXT, Box(100, 350, 500, 370), text="where x = 1 holds",
            spans=(Span("where "), Span("x = 1", latex="x = 1"), Span(" holds"))),
      _text("(3)", 1380, BlockKind.FOOTER)),
@@ -65,11 +66,15 @@ def test_each_kind_of_fault_is_found_with_its_page_and_block(as_json):
          _formula(r"150. \quad s(t) = 2t^3 - 3t^2", 280),
          _formula(r"(a)\ x = 1", 330), _formula(r"2) y = x^2", 380),
          Block(BlockKind.TEXT, Box(100, 430, 500, 450), text="1. y = 2",
-               spans=(Span("1. y = 2", latex="1. y = 2"),))))
-    found = _kinds(document_json(faulty) if as_json else faulty)
-    assert found == [(DUPLICATE, 2, 1), (NUMBER_ALONE, 2, 2), (NUMBER_ALONE, 2, 3),
-                     (NUMBER_ALONE, 2, 4), (NUMBER_ALONE, 2, 5), (LABEL_IN_LATEX, 2, 6),
-                     (LABEL_IN_LATEX, 2, 7), (LABEL_IN_LATEX, 2, 8), (LABEL_IN_LATEX, 2, 9)]
+               spans=(Span("1. y = 2", latex="1. y = 2"),)),
+         # An exercise list read as one array, each row opening with its number.
+         _formula(r"\begin{array}{l}150.s(t)=2t^3\\151.s(t)=t^3-9t\end{array}", 480)))
+    faults = math_faults(document_json(faulty) if as_json else faulty)
+    assert [(f.kind, f.page, f.block) for f in faults] == [
+        (DUPLICATE, 2, 1), (NUMBER_ALONE, 2, 2), (NUMBER_ALONE, 2, 3), (NUMBER_ALONE, 2, 4),
+        (NUMBER_ALONE, 2, 5), (LABEL_IN_LATEX, 2, 6), (LABEL_IN_LATEX, 2, 7),
+        (LABEL_IN_LATEX, 2, 8), (LABEL_IN_LATEX, 2, 9), (LABEL_IN_LATEX, 2, 10)]
+    assert faults[-1].detail == "rows 1, 2"
 
 
 @pytest.mark.parametrize("latex, label", [

@@ -6,8 +6,8 @@ document JSON the CLI writes, engine/output/document_json.py):
   canon, engine/formulas/latex_tokens, its ``\\tag{}`` aside: the layout model's region and the
   loose-line grouping both read it, or one copy kept its number and the other did not);
 * a paragraph, or a formula, that is only an equation number: "(3)", "(2.1)", "(A.1)", "[4]";
-* a formula whose LaTeX begins with an item number or label: "150. s(t) = ...", "(a) x = 1",
-  "2) y".
+* a formula whose LaTeX, or one row of it, begins with an item number or label: "150. s(t) =
+  ...", "(a) x = 1", "2) y", an exercise list read as one array whose rows open "150." "151.".
 The patterns are `FaultRules`; engine/formulas/display.py is what mends these faults in the
 engine, this module only finds what is left of them in a result.
 """
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.formulas.latex_tokens import normalized
+from engine.formulas.latex_tokens import group_end, normalized
 
 DUPLICATE = "duplicate_display"
 NUMBER_ALONE = "number_alone"
@@ -58,6 +58,11 @@ class FaultRules:
         "\\boldsymbol", "\\quad", "\\qquad", "\\;", "\\:", "\\,", "~", "\\!"})
     """Tokens looked through when matching a number or a label: how it is set, not what it
     says ("\\mathrm{(15)}" is the number (15))."""
+    row_breaks: frozenset[str] = frozenset({"\\\\", "\\cr"})
+    """Where one row of a multi-row formula ends; each row is checked for a label."""
+    one_argument_environments: frozenset[str] = frozenset({
+        "array", "tabular", "alignedat", "subarray"})
+    """Environments whose first group is a column layout ("{l}", "{rl}"), not content."""
 
 
 RULES = FaultRules()
@@ -107,10 +112,33 @@ def _seen(latex: str, rules: FaultRules) -> list[str]:
     return [t for t in normalized(_TAG.sub(" ", latex)) if t not in rules.transparent]
 
 
+def rows(latex: str, rules: FaultRules = RULES) -> list[list[str]]:
+    """The canon tokens of each row of a formula (one row when it has no row breaks), its
+    environments' own tokens (begin, end, column layout) left out."""
+    tokens = normalized(_TAG.sub(" ", latex))
+    found: list[list[str]] = [[]]
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if token in rules.row_breaks:
+            found.append([])
+        elif token.startswith("\\begin{"):
+            if token[7:].rstrip("}*") in rules.one_argument_environments \
+                    and index < len(tokens) and tokens[index] == "{":
+                index = group_end(tokens, index)
+        elif not token.startswith("\\end{") and token not in rules.transparent:
+            found[-1].append(token)
+    return [row for row in found if row]
+
+
 def starts_with_label(latex: str, rules: FaultRules = RULES) -> bool:
     """Whether the LaTeX begins with an item number or label ("1 5 0 ." "( a )" "2 )") that is
     not the start of the formula itself."""
-    tokens = _seen(latex, rules)
+    return _label_first(_seen(latex, rules), rules)
+
+
+def _label_first(tokens: list[str], rules: FaultRules) -> bool:
     joined = " ".join(tokens)
     match = re.match(rules.item_label, joined)
     if not match or (match.end() < len(joined) and joined[match.end()] != " "):
@@ -142,8 +170,10 @@ def page_faults(page: Any, rules: FaultRules = RULES) -> list[MathFault]:
         if is_equation_number("".join(_seen(latex, rules)), rules):
             faults.append(MathFault(NUMBER_ALONE, number, index, latex, "read as a formula"))
             continue
-        if starts_with_label(latex, rules):
-            faults.append(MathFault(LABEL_IN_LATEX, number, index, latex))
+        labelled = [i for i, row in enumerate(rows(latex, rules), 1) if _label_first(row, rules)]
+        if labelled:
+            faults.append(MathFault(LABEL_IN_LATEX, number, index, latex, "" if labelled == [1]
+                                    else "rows " + ", ".join(map(str, labelled))))
         canon = display_canon(latex)
         if not canon:
             continue
