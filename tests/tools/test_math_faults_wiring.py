@@ -1,6 +1,6 @@
 """Every generated-set run counts display-math faults: the math set, the structure set, the photo
-set and the multi-script set each keep a page's faults beside its scores and the run's total in
-their results, here with an engine that reads one formula twice."""
+set, the multi-script set and the formula-image set each keep a page's faults beside its scores
+and the run's total in their results, here with an engine that reads one formula twice."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
-from tools.eval.math_faults import DUPLICATE, summary_line
+from tools.eval.math_faults import DUPLICATE, summary_line, summary_of
 
 DOUBLED = (Block(BlockKind.FORMULA, Box(100, 100, 400, 130), latex="x^2 = 1 \\tag{3}"),
            Block(BlockKind.FORMULA, Box(100, 140, 400, 170), latex="x ^ { 2 } = 1"))
@@ -22,7 +22,7 @@ class DoublingEngine:
     def __init__(self, settings=None) -> None:
         self.inputs: list[str] = []
 
-    def convert(self, path, options=None) -> DocumentResult:
+    def convert(self, path, options=None, on_event=None) -> DocumentResult:
         self.inputs.append(str(path))
         page = PageResult(1, 1000, 1400, 144.0, TextSource.OCR, "", DOUBLED)
         return DocumentResult(str(path), "pdf", 1, (page,), markdown="$$x^2=1$$")
@@ -87,3 +87,14 @@ def test_the_script_set_keeps_its_faults(tmp_path, doubling, monkeypatch):
     results = scripts.measure([SAMPLES[0]], tmp_path, seed=1)
     assert _faults(results["pages"]) == [[DUPLICATE]] * 3  # digital, clean and degraded
     assert results["math_faults"]["faults"] == 3
+
+
+def test_the_formula_image_set_keeps_its_faults(tmp_path):
+    from tools.formula_images.measure import measure_item
+
+    record = {"id": "f0", "kind": "formula", "family": "katex/white", "detail": "fraction",
+              "renderer": "katex", "look": {"margin": "tight"}, "file": "f0.png",
+              "content": "x^2=1"}
+    row = measure_item(DoublingEngine(), tmp_path, record)
+    assert _faults([row]) == [[DUPLICATE]]
+    assert summary_of([row["math_faults"], []])["faults"] == 1

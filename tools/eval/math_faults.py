@@ -226,6 +226,15 @@ class FaultTally:
         return summary_line(self.summary())
 
 
+def summary_of(kept: Iterable[list[dict]], pages_each: int = 1) -> dict:
+    """A run's summary from the faults its documents kept (each a list of MathFault as JSON),
+    for a run that keeps rows rather than a tally (one resumed from a side file)."""
+    kept = list(kept)
+    found = Counter(fault["kind"] for faults in kept for fault in faults)
+    return {"documents": len(kept), "pages": pages_each * len(kept),
+            "faults": sum(found.values()), **{kind: found.get(kind, 0) for kind in KINDS}}
+
+
 def summary_line(summary: dict) -> str:
     """A run's closing line from its tally's summary: the count, by kind when not 0."""
     head = (f"math faults: {summary['faults']} on {summary['pages']} pages of "
