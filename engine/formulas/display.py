@@ -3,6 +3,8 @@
 Three faults seen on real pages, each mended from the blocks alone:
 * the same equation read twice, once by the layout model's region and once by the loose-line
   grouping or a second region beside the first: one reading is kept (the one with its number);
+  a row of a formula of several rows read again as a formula of its own (an align's second
+  numbered row): the row leaves the first, each keeps its number;
 * an equation number left as a paragraph of its own ("(15)", "(2.13)", "(A.1)") beside or just
   under its formula: it becomes the formula's ``\\tag{}``;
 * an exercise number or label read into the formula ("150. s(t) = ...", "(a) \\quad x = 1"):
@@ -24,6 +26,10 @@ NUMBER_PARAGRAPH = re.compile(r"^\(\s*((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?)\
 _TAG = re.compile(r"\\tag\s*\{([^{}]*)\}")
 _SPACING = frozenset(["\\quad", "\\qquad", "\\;", "\\:", "\\,", "~", "\\ "])
 _LAYOUT_ARGUMENT = frozenset(["array", "tabular", "alignedat", "subarray"])
+# After "(a)" these make it part of the formula ("(a)_n", "(a)=b", "(1)+(2)"), not a label.
+_JOINING = frozenset(["_", "^", "'", ".", ",", "+", "-", "=", "<", ">", ")", "]", "\\cdot",
+                      "\\times", "\\leq", "\\geq", "\\neq", "\\in", "\\to", "\\approx",
+                      "\\equiv", "\\sim", "&"])
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,45 @@ def one_reading(blocks: list[Block], rules: DisplayRules = RULES) -> list[Block]
     return kept
 
 
+def _row_key(tokens: list[str]) -> list[str]:
+    return [t for t in tokens if t != "&" and t not in _SPACING]
+
+
+def _environment(opening: list[str], rows: list[list[str]], closing: list[str]) -> list[str]:
+    """Rows put back in their environment; one row without alignment points stands alone."""
+    if len(rows) == 1 and "&" not in rows[0]:
+        return rows[0]
+    return [*opening, *[t for row in rows for t in (*row, "\\\\")][:-1], *closing]
+
+
+def rows_once(blocks: list[Block], rules: DisplayRules = RULES) -> list[Block]:
+    """A one-row formula next to a formula of several rows, one of which reads the same: that
+    row leaves the formula of several rows (an align whose numbered rows were read as a whole
+    and its last row once more, each keeps its own number)."""
+    blocks = list(blocks)
+    for index, single in enumerate(blocks):
+        if single.kind is not BlockKind.FORMULA or not single.latex:
+            continue
+        key = _row_key(normalized(_TAG.sub("", single.latex)))
+        if not key or _rows(normalized(_TAG.sub("", single.latex))) is not None:
+            continue
+        for other_index, other in enumerate(blocks):
+            split = _rows(normalized(_TAG.sub("", other.latex))) \
+                if other.kind is BlockKind.FORMULA and other.latex and other_index != index \
+                else None
+            if split is None or len(split[1]) < 2 \
+                    or not _near(other.box, single.box, rules.duplicate_gap):
+                continue
+            opening, rows, closing = split
+            kept = [row for row in rows if _row_key(row) != key]
+            if kept and len(kept) < len(rows):
+                tag = _tag(other.latex)
+                latex = compact(detokenize(_environment(opening, kept, closing)))
+                blocks[other_index] = replace(other, latex=latex + (f"\\tag{{{tag}}}" if tag
+                                                                    else ""))
+    return blocks
+
+
 def numbers_as_tags(blocks: list[Block], rules: DisplayRules = RULES) -> list[Block]:
     """A paragraph that is only an equation number becomes the \\tag of the formula it stands
     beside (or just under), when that formula has none."""
@@ -104,7 +149,8 @@ def _label(tokens: list[str]) -> int:
         end = i + 1
     elif (len(tokens) > 4 and tokens[0] == "(" and tokens[2] == ")"
           and (tokens[1].isdigit() or (len(tokens[1]) == 1 and tokens[1].isalpha()))
-          and tokens[3] in _SPACING):
+          and (tokens[3] in _SPACING or tokens[3] not in _JOINING
+               and not tokens[3].isdigit())):
         end = 3
     else:
         return 0
@@ -161,9 +207,7 @@ def _labelled_rows(block: Block, tag: str) -> list[Block] | None:
     out: list[Block] = []
     for number, (first, last, label, kept) in enumerate(items, start=1):
         box = _row_band(block.box, first, last, len(rows))
-        # One row without alignment points stands alone; rows together keep their environment.
-        body = kept[0] if len(kept) == 1 and "&" not in kept[0] else \
-            [*opening, *[t for r in kept for t in (*r, "\\\\")][:-1], *closing]
+        body = _environment(opening, kept, closing)
         lines = tuple(line for line in block.lines if box.y0 <= line.box.center_y < box.y1)
         latex = compact(detokenize(body)) + (f"\\tag{{{tag}}}" if tag and number == len(items)
                                              else "")
@@ -198,5 +242,5 @@ def labels_as_text(blocks: list[Block]) -> list[Block]:
 def tidy_display_math(page: PageState, models) -> PageState:
     if not any(b.kind is BlockKind.FORMULA for b in page.blocks):
         return page
-    blocks = labels_as_text(numbers_as_tags(one_reading(list(page.blocks))))
+    blocks = labels_as_text(numbers_as_tags(rows_once(one_reading(list(page.blocks)))))
     return page if blocks == list(page.blocks) else replace(page, blocks=tuple(blocks))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.formulas.display import labels_as_text, numbers_as_tags, one_reading
+from engine.formulas.display import labels_as_text, numbers_as_tags, one_reading, rows_once
 from engine.output.markdown import render_block
 from engine.types import Block, BlockKind, Box
 
@@ -70,3 +70,23 @@ def test_an_exercise_list_read_as_one_array_is_a_label_and_a_formula_per_row():
     # rows that are a system of equations, not numbered items, stay one formula
     system = _formula("\\begin{cases}x+y=1\\\\2.x-y=0\\end{cases}", 0)
     assert labels_as_text([system]) == [system]
+
+
+def test_a_row_read_again_leaves_the_formula_of_several_rows():
+    """An align of two numbered rows read as one array numbered (3), and its last row once more
+    numbered (4): each row once, with its own number."""
+    both = _formula("\\begin{array}{l}T_{\\mu\\nu}=g_{\\mu\\nu}\\mathcal{L},\\\\"
+                    "\\partial^\\mu T_{\\mu\\nu}=0.\\end{array}\\tag{3}", 0, height=60)
+    again = _formula("\\partial^\\mu T_{\\mu\\nu} = 0 . \\tag{4}", 64)
+    assert [b.latex for b in rows_once([both, again])] == [
+        "T_{\\mu\\nu}=g_{\\mu\\nu}\\mathcal{L},\\tag{3}", again.latex]
+    # far apart, or a row of its own that the formula does not hold, nothing changes
+    assert rows_once([both, _formula(again.latex, 600)]) == [both, _formula(again.latex, 600)]
+    assert rows_once([both, _formula("x=1", 64)]) == [both, _formula("x=1", 64)]
+
+
+def test_labelled_rows_need_no_space_after_the_label():
+    rows = _formula("\\begin{array}{c}(a)\\int_0^1 x\\,dx=\\frac{1}{2}\\\\(b)\\sum_n a_n=1"
+                    "\\end{array}", 0, height=60)
+    assert [b.text or b.latex for b in labels_as_text([rows])] == [
+        "(a)", "\\int_0^1 x\\,dx=\\frac{1}{2}", "(b)", "\\sum_n a_n=1"]
