@@ -96,3 +96,13 @@ def test_a_tally_keeps_each_documents_faults_and_says_the_total(capsys):
     assert tally.closing_line() == ("math faults: 1 on 3 pages of 2 documents "
                                     "(duplicate_display 1)")
     assert "math fault: doubled page 1 block 1: duplicate_display" in capsys.readouterr().out
+
+
+def test_a_row_of_a_formula_read_again_is_a_duplicate():
+    both = _formula(r"\begin{aligned} T &= g L, \\ \partial T &= 0 \end{aligned}\tag{3}", 10)
+    again = _formula(r"\partial T = 0 \tag{4}", 60)
+    assert [(f.kind, f.block, f.detail) for f in math_faults(_document((both, again)))] == [
+        (DUPLICATE, 1, "a row of block 0")]
+    assert [(f.kind, f.block, f.detail) for f in math_faults(_document((again, both)))] == [
+        (DUPLICATE, 1, "row 2 as block 0")]
+    assert math_faults(_document((both, _formula("x = 0", 60)))) == []

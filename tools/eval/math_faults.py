@@ -4,7 +4,8 @@ Three faults a reader sees at once, found from the blocks alone (the typed Docum
 document JSON the CLI writes, engine/output/document_json.py):
 * the same display formula read twice on one page (the LaTeX compared in the engine's token
   canon, engine/formulas/latex_tokens, its ``\\tag{}`` aside: the layout model's region and the
-  loose-line grouping both read it, or one copy kept its number and the other did not);
+  loose-line grouping both read it, or one copy kept its number and the other did not), or
+  one row of a multi-row formula read again as a formula of its own;
 * a paragraph, or a formula, that is only an equation number: "(3)", "(2.1)", "(A.1)", "[4]";
 * a formula whose LaTeX, or one row of it, begins with an item number or label: "150. s(t) =
   ...", "(a) x = 1", "2) y", an exercise list read as one array whose rows open "150." "151.".
@@ -156,6 +157,8 @@ def page_faults(page: Any, rules: FaultRules = RULES) -> list[MathFault]:
     number = int(_get(page, "page_number", 0))
     faults: list[MathFault] = []
     readings: dict[str, list[tuple[int, str]]] = {}
+    single_rows: dict[str, int] = {}  # a one-row formula's row -> its block
+    multi_rows: dict[str, int] = {}  # each row of a formula of several -> its block
     for index, block in enumerate(_get(page, "blocks", ()) or ()):
         kind, text, latex = _kind(block), _get(block, "text") or "", _get(block, "latex") or ""
         if kind in rules.number_kinds and is_equation_number(text, rules):
@@ -170,7 +173,8 @@ def page_faults(page: Any, rules: FaultRules = RULES) -> list[MathFault]:
         if is_equation_number("".join(_seen(latex, rules)), rules):
             faults.append(MathFault(NUMBER_ALONE, number, index, latex, "read as a formula"))
             continue
-        labelled = [i for i, row in enumerate(rows(latex, rules), 1) if _label_first(row, rules)]
+        its_rows = rows(latex, rules)
+        labelled = [i for i, row in enumerate(its_rows, 1) if _label_first(row, rules)]
         if labelled:
             faults.append(MathFault(LABEL_IN_LATEX, number, index, latex, "" if labelled == [1]
                                     else "rows " + ", ".join(map(str, labelled))))
@@ -184,7 +188,33 @@ def page_faults(page: Any, rules: FaultRules = RULES) -> list[MathFault]:
         if twin is not None:
             faults.append(MathFault(DUPLICATE, number, index, latex, f"as block {twin}"))
         earlier.append((index, tag))
+        if twin is None:
+            faults.extend(_row_twins(its_rows, index, number, latex, single_rows, multi_rows))
     return faults
+
+
+def _row_key(row: list[str]) -> str:
+    return " ".join(token for token in row if token != "&")
+
+
+def _row_twins(its_rows: list[list[str]], index: int, number: int, latex: str,
+               single_rows: dict[str, int], multi_rows: dict[str, int]) -> list[MathFault]:
+    """A one-row formula that is a row of an earlier formula of several rows, or a formula of
+    several rows one of whose rows was already a formula of its own."""
+    keys = [_row_key(row) for row in its_rows]
+    found = []
+    if len(keys) == 1:
+        if keys[0] in multi_rows:
+            found.append(MathFault(DUPLICATE, number, index, latex,
+                                   f"a row of block {multi_rows[keys[0]]}"))
+        single_rows.setdefault(keys[0], index)
+        return found
+    for row, key in enumerate(keys, 1):
+        if key in single_rows:
+            found.append(MathFault(DUPLICATE, number, index, latex,
+                                   f"row {row} as block {single_rows[key]}"))
+        multi_rows.setdefault(key, index)
+    return found
 
 
 def math_faults(document: Any, rules: FaultRules = RULES) -> list[MathFault]:
