@@ -20,7 +20,7 @@ from tools.structure.text_source import load_prose
 pytestmark = pytest.mark.model
 
 # Numbered display equations, an align with a number per row, an exercise list whose items open
-# with a formula and labelled formulas (the faults issue #42 reports from real pages).
+# with a formula and labelled formulas (faults seen on real pages).
 DISPLAY_PAGE = r"""\documentclass[11pt]{article}
 \usepackage{amsmath}
 \usepackage[margin=2.5cm]{geometry}
