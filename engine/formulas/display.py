@@ -26,10 +26,11 @@ NUMBER_PARAGRAPH = re.compile(r"^\(\s*((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?)\
 _TAG = re.compile(r"\\tag\s*\{([^{}]*)\}")
 _SPACING = frozenset(["\\quad", "\\qquad", "\\;", "\\:", "\\,", "~", "\\ "])
 _LAYOUT_ARGUMENT = frozenset(["array", "tabular", "alignedat", "subarray"])
-# After "(a)" these make it part of the formula ("(a)_n", "(a)=b", "(1)+(2)"), not a label.
-_JOINING = frozenset(["_", "^", "'", ".", ",", "+", "-", "=", "<", ">", ")", "]", "\\cdot",
-                      "\\times", "\\leq", "\\geq", "\\neq", "\\in", "\\to", "\\approx",
-                      "\\equiv", "\\sim", "&"])
+# After "(a)" these make it part of the formula ("(a)_n", "(a)=b", "(n)!", "(1)+(2)"), not a
+# label.
+_JOINING = frozenset(["_", "^", "'", "!", "/", ".", ",", "+", "-", "=", "<", ">", ")", "]",
+                      "\\cdot", "\\times", "\\leq", "\\geq", "\\neq", "\\in", "\\to",
+                      "\\approx", "\\equiv", "\\sim", "&"])
 
 
 @dataclass(frozen=True)

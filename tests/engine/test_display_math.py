@@ -47,7 +47,7 @@ def test_an_item_number_is_text_before_its_formula():
     labelled = labels_as_text([_formula("( a ) \\quad x + y = 1 \\tag{4}", 0)])
     assert [(b.text or b.latex) for b in labelled] == ["(a)", "x+y=1\\tag{4}"]
     # a decimal number, or brackets that are part of the formula, stay
-    for latex in ("3.5x=7", "(a)=b", "(a+b)^2"):
+    for latex in ("3.5x=7", "(a)=b", "(a+b)^2", "(n)!=n(n-1)!"):
         assert len(labels_as_text([_formula(latex, 0)])) == 1
 
 

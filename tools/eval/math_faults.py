@@ -50,10 +50,10 @@ class FaultRules:
     spaces (digits are single tokens there): "150." is ``1 5 0 .``, "(a)" is ``( a )``,
     "2)" is ``2 )``, "(iii)" is ``( i i i )``."""
     not_after_label: frozenset[str] = frozenset({
-        "_", "^", "'", ".", ",", "+", "-", "=", "<", ">", ")", "]", "\\cdot", "\\times",
-        "\\leq", "\\geq", "\\neq", "\\in", "\\to", "\\approx", "\\equiv", "\\sim"})
+        "_", "^", "'", "!", "/", ".", ",", "+", "-", "=", "<", ">", ")", "]", "\\cdot",
+        "\\times", "\\leq", "\\geq", "\\neq", "\\in", "\\to", "\\approx", "\\equiv", "\\sim"})
     """Tokens that make what looks like a label part of the formula: "(a)_n" (a Pochhammer
-    symbol), "1.5" (a decimal, any digit), "(1) + (2)", "(x) = 0"."""
+    symbol), "1.5" (a decimal, any digit), "(n)!", "(1) + (2)", "(x) = 0"."""
     transparent: frozenset[str] = frozenset({
         "{", "}", "\\mathrm", "\\text", "\\textrm", "\\textbf", "\\mathbf", "\\mathit",
         "\\boldsymbol", "\\quad", "\\qquad", "\\;", "\\:", "\\,", "~", "\\!"})
