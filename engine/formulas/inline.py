@@ -22,6 +22,9 @@ PROSE_KINDS = frozenset([BlockKind.TEXT, BlockKind.LIST_ITEM, BlockKind.CAPTION,
                          BlockKind.FOOTNOTE, BlockKind.TITLE, BlockKind.SECTION_HEADER])
 
 
+_NOT_LETTER_BEFORE, _NOT_LETTER_AFTER = r"(?<![^\W\d_])", r"(?![^\W\d_])"
+
+
 def find_inline_math(page: PageState, models) -> PageState:
     if (not page.options.inline_math or page.text_source is not TextSource.TEXT_LAYER
             or not page.blocks):
@@ -85,7 +88,11 @@ def with_inline_math(block: Block, blocks: list[Block], runs: list[MathRun],
     for run, box in inside:  # the text layer's order, the order of the block's text
         # Matched as the text layer's lines spell it: TeX's spacing accents composed (u-hat).
         chars = [c for c in compose_spacing_accents(run.text) if not c.isspace()]
-        match = re.compile(r"\s*".join(re.escape(c) for c in chars)).search(text, cursor)
+        spelled = r"\s*".join(re.escape(c) for c in chars)
+        # A formula is a word of its own where the text has one ("after $t$ seconds": not the
+        # t of "after"); where the text layer lost the spaces around it, anywhere.
+        match = (re.compile(_NOT_LETTER_BEFORE + spelled + _NOT_LETTER_AFTER).search(text, cursor)
+                 or re.compile(spelled).search(text, cursor))
         if match is None:
             continue
         if match.start() > cursor:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.formulas.display import labels_as_text, numbers_as_tags, one_reading
+from engine.formulas.display import labels_as_text, numbers_as_tags, one_reading, rows_once
 from engine.output.markdown import render_block
 from engine.types import Block, BlockKind, Box
 
@@ -47,5 +47,46 @@ def test_an_item_number_is_text_before_its_formula():
     labelled = labels_as_text([_formula("( a ) \\quad x + y = 1 \\tag{4}", 0)])
     assert [(b.text or b.latex) for b in labelled] == ["(a)", "x+y=1\\tag{4}"]
     # a decimal number, or brackets that are part of the formula, stay
-    for latex in ("3.5x=7", "(a)=b", "(a+b)^2"):
+    for latex in ("3.5x=7", "(a)=b", "(a+b)^2", "(n)!=n(n-1)!"):
         assert len(labels_as_text([_formula(latex, 0)])) == 1
+
+
+def test_an_exercise_list_read_as_one_array_is_a_label_and_a_formula_per_row():
+    array = _formula("\\begin{array}{l}150.s(t)=2t^3-3t^2-12t+8\\\\151.s(t)=t^3-9t^2+24t"
+                     "\\\\152.s(t)=\\sqrt{t}+4t\\end{array}", 0, height=60)
+    blocks = labels_as_text([array])
+    assert [(b.kind, b.text or b.latex) for b in blocks] == [
+        (BlockKind.TEXT, "150."), (BlockKind.FORMULA, "s(t)=2t^3-3t^2-12t+8"),
+        (BlockKind.TEXT, "151."), (BlockKind.FORMULA, "s(t)=t^3-9t^2+24t"),
+        (BlockKind.TEXT, "152."), (BlockKind.FORMULA, "s(t)=\\sqrt{t}+4t")]
+    assert [b.box.y0 for b in blocks[::2]] == [0, 20, 40]
+    # a row without its own number stays with the item above it, in the environment; the
+    # formula's tag goes to its last item
+    aligned = _formula("\\begin{aligned}(a)\\quad x&=1\\\\&=2\\\\(b)\\quad y&=3\\end{aligned}"
+                       "\\tag{7}", 0, height=60)
+    assert [b.text or b.latex for b in labels_as_text([aligned])] == [
+        "(a)", "\\begin{aligned}x&=1\\\\&=2\\end{aligned}",
+        "(b)", "\\begin{aligned}y&=3\\end{aligned}\\tag{7}"]
+    # rows that are a system of equations, not numbered items, stay one formula
+    system = _formula("\\begin{cases}x+y=1\\\\2.x-y=0\\end{cases}", 0)
+    assert labels_as_text([system]) == [system]
+
+
+def test_a_row_read_again_leaves_the_formula_of_several_rows():
+    """An align of two numbered rows read as one array numbered (3), and its last row once more
+    numbered (4): each row once, with its own number."""
+    both = _formula("\\begin{array}{l}T_{\\mu\\nu}=g_{\\mu\\nu}\\mathcal{L},\\\\"
+                    "\\partial^\\mu T_{\\mu\\nu}=0.\\end{array}\\tag{3}", 0, height=60)
+    again = _formula("\\partial^\\mu T_{\\mu\\nu} = 0 . \\tag{4}", 64)
+    assert [b.latex for b in rows_once([both, again])] == [
+        "T_{\\mu\\nu}=g_{\\mu\\nu}\\mathcal{L},\\tag{3}", again.latex]
+    # far apart, or a row of its own that the formula does not hold, nothing changes
+    assert rows_once([both, _formula(again.latex, 600)]) == [both, _formula(again.latex, 600)]
+    assert rows_once([both, _formula("x=1", 64)]) == [both, _formula("x=1", 64)]
+
+
+def test_labelled_rows_need_no_space_after_the_label():
+    rows = _formula("\\begin{array}{c}(a)\\int_0^1 x\\,dx=\\frac{1}{2}\\\\(b)\\sum_n a_n=1"
+                    "\\end{array}", 0, height=60)
+    assert [b.text or b.latex for b in labels_as_text([rows])] == [
+        "(a)", "\\int_0^1 x\\,dx=\\frac{1}{2}", "(b)", "\\sum_n a_n=1"]

@@ -158,3 +158,13 @@ def test_word_gets_inline_equations_and_money_stays_text(tmp_path, engine):
     inline = xml.replace("<m:oMathPara>", "\0").split("\0")[0].count("<m:oMath>")
     assert inline >= 2  # x_i in R, lambda_g = y^2 + 1: equations inside their paragraphs
     assert "$5 and then $6 more" in "".join(re.findall(r"<w:t[^>]*>([^<]*)</w:t>", xml))
+
+
+def test_a_one_letter_formula_is_found_as_a_word_not_inside_one():
+    from engine.formulas.glyphs import MathRun
+    run = MathRun([Glyph("t", Box(40, 10, 44, 20), 11, 20, "CMMI10", True)], "t")
+    block = Block(BlockKind.TEXT, Box(0, 0, 100, 30), text="after t seconds")
+    assert spans_text(with_inline_math(block, [block], [run], 1.0)) == "after $t$ seconds"
+    # where the text layer lost the spaces around it, it is found all the same
+    glued = Block(BlockKind.TEXT, Box(0, 0, 100, 30), text="sotgrows")
+    assert spans_text(with_inline_math(glued, [glued], [run], 1.0)) == "so$t$grows"

@@ -184,3 +184,23 @@ def test_compare_to_baseline_tolerates_small_drops():
     base = [{"id": "a", "category": "c", "score": 0.90}]
     lines, verdict = compare_to_baseline([{"id": "a", "category": "c", "score": 0.89}], base)
     assert lines == [] and verdict.startswith("no regressions")
+
+
+def test_display_math_faults_of_the_written_json_are_kept_and_counted(manifest, tmp_path,
+                                                                      capsys):
+    page = {"page_number": 1, "blocks": [
+        {"kind": "formula", "text": "", "latex": "x = 1 \\tag{2}"},
+        {"kind": "formula", "text": "", "latex": "x=1"},
+        {"kind": "text", "text": "(2)", "latex": ""}]}
+    out = tmp_path / "r.json"
+    main(["--manifest", str(manifest), "--out", str(out), "--ids", "line"],
+         converter=lambda path: Conversion("hello world", (), {"pages": [page]}))
+    report = json.loads(out.read_text())
+    assert [f["kind"] for f in report["items"][0]["math_faults"]] == [
+        "duplicate_display", "number_alone"]
+    assert report["math_faults"]["faults"] == 2
+    assert "math faults: 2 on 1 pages of 1 documents" in capsys.readouterr().out
+    main(["--manifest", str(manifest), "--out", str(out), "--ids", "line"],
+         converter=lambda path: Conversion("hello world"))
+    assert json.loads(out.read_text())["math_faults"] is None
+    assert "math faults: not checked" in capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
@@ -12,10 +13,13 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Conversion:
-    """Markdown of one document plus the warnings the converter printed while making it."""
+    """Markdown of one document plus the warnings the converter printed while making it, and
+    the document JSON it wrote beside the Markdown (None when it wrote none: another converter,
+    or `--format md`)."""
 
     markdown: str
     warnings: tuple[str, ...] = ()
+    document: dict | None = None
 
 
 # A converter takes an input document and returns its Markdown (a plain string, or a
@@ -80,14 +84,24 @@ def cli_converter(command: Sequence[str], cwd: Path, timeout_s: float) -> Conver
                     f"found {', '.join(written)}"
                 )
             _check_json(Path(outdir))
+            document = _document_json(markdown_path.with_suffix(".json"))
             warnings = tuple(
                 line.strip()
                 for line in (finished.stderr or "").splitlines()
                 if line.strip().lower().startswith("warning")
             )
-            return Conversion(markdown_path.read_text(encoding="utf-8"), warnings)
+            return Conversion(markdown_path.read_text(encoding="utf-8"), warnings, document)
 
     return convert
+
+
+def _document_json(path: Path) -> dict | None:
+    """The document JSON at `path` when there is one (its shape: pages with blocks)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("pages"), list) else None
 
 
 def _check_json(outdir: Path) -> None:

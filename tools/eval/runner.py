@@ -20,6 +20,7 @@ from tools.eval.conversion import (
     default_command,
 )
 from tools.eval.manifest import ManifestError, ManifestItem, load_manifest
+from tools.eval.math_faults import FaultTally
 from tools.eval.report import (
     REGRESSION_TOLERANCE,
     compare_to_baseline,
@@ -35,10 +36,14 @@ DEFAULT_OUT = REPO_ROOT / "build" / "eval" / "results.json"
 DEFAULT_TIMEOUT_S = 900.0
 
 
-def evaluate_item(item: ManifestItem, converter: Converter, keep_dir: Path | None = None) -> dict:
-    """Convert and score one item. A failed conversion scores 0 and carries its error."""
+def evaluate_item(item: ManifestItem, converter: Converter, keep_dir: Path | None = None,
+                  tally: FaultTally | None = None) -> dict:
+    """Convert and score one item. A failed conversion scores 0 and carries its error. With a
+    tally, the display-math faults of the document JSON the converter wrote are counted and
+    kept as the item's `math_faults`."""
     started = time.perf_counter()
     warnings: tuple[str, ...] = ()
+    document = None
     try:
         output = converter(item.input_path)
         error = ""
@@ -46,7 +51,7 @@ def evaluate_item(item: ManifestItem, converter: Converter, keep_dir: Path | Non
         output, error = "", str(failure)
     seconds = time.perf_counter() - started
     if isinstance(output, Conversion):
-        markdown, warnings = output.markdown, output.warnings
+        markdown, warnings, document = output.markdown, output.warnings, output.document
     else:
         markdown = output
     if keep_dir is not None and not error:
@@ -60,6 +65,8 @@ def evaluate_item(item: ManifestItem, converter: Converter, keep_dir: Path | Non
         "error": error,
         "warnings": list(warnings),
     }
+    if tally is not None and document is not None:
+        result["math_faults"] = tally.check(item.id, document)
     if error:
         primary_metric = PRIMARY_METRIC[item.truth_format]
         return {**result, "primary_metric": primary_metric, "score": 0.0, "metrics": {}}
@@ -79,11 +86,12 @@ def evaluate(
     converter: Converter,
     keep_dir: Path | None = None,
     on_item: Callable[[dict], None] | None = None,
+    tally: FaultTally | None = None,
 ) -> list[dict]:
     """Evaluate items in order; `on_item` sees each result as soon as it is ready."""
     results = []
     for item in items:
-        result = evaluate_item(item, converter, keep_dir)
+        result = evaluate_item(item, converter, keep_dir, tally)
         results.append(result)
         if on_item is not None:
             on_item(result)
@@ -156,21 +164,26 @@ def main(argv: Sequence[str] | None = None, converter: Converter | None = None) 
         args.keep_outputs.mkdir(parents=True, exist_ok=True)
 
     print(f"evaluating {len(items)} items from {args.manifest} with: {converter_label}")
+    tally = FaultTally()
     results = evaluate(
         items,
         converter,
         args.keep_outputs,
         on_item=lambda result: print(format_item_line(result), flush=True),
+        tally=tally,
     )
     summary = summarise(results)
     print()
     print("\n".join(format_category_table(summary)))
+    print(tally.closing_line() if tally.documents else
+          "math faults: not checked (the converter wrote no document JSON)")
 
     report = {
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "manifest": str(args.manifest),
         "converter": converter_label,
         "categories": summary,
+        "math_faults": tally.summary() if tally.documents else None,
         "items": results,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

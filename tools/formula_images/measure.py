@@ -9,18 +9,21 @@ does), as tools/eval/formula_convert.py does for the formula evaluation set.
 it is a false positive. Figures per family (renderer/background), per structure or text kind,
 per margin. Each item also keeps what the rule looked at (layout regions and OCR lines before
 the formula-image stage, the formula model's reading of the whole image on light paper), so a
-rule can be tried on the recorded items without converting again."""
+rule can be tried on the recorded items without converting again. Display-math faults
+(tools/eval/math_faults.py) are kept per item and counted."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections import defaultdict
+from dataclasses import asdict
 from pathlib import Path
 from statistics import fmean
 
 from engine.types import BlockKind
 from tools.eval.formula_scores import token_similarity
+from tools.eval.math_faults import math_faults, summary_line, summary_of
 
 DIAGNOSED_STAGE = "line_numbers"
 """The stage just before `formula_image`: its page is what the rule looks at."""
@@ -78,7 +81,8 @@ def measure_item(engine, folder: Path, record: dict) -> dict:
     row = {key: record[key] for key in ("id", "kind", "family", "detail", "renderer")}
     row.update(margin=record["look"]["margin"], background=record["family"].split("/")[1],
                seconds=round(seconds, 3), formula=bool(formulas), latex=latex,
-               blocks=[b.kind.value for b in blocks])
+               blocks=[b.kind.value for b in blocks],
+               math_faults=[asdict(fault) for fault in math_faults(result)])
     if record["kind"] == "formula":
         row["similarity"] = round(token_similarity(latex, record["content"]), 4) if formulas else 0.0
     if "page" in seen:
@@ -191,12 +195,16 @@ def main(folder: Path, out: Path, limit: int | None = None) -> int:
             if n % 25 == 0 or n == len(records):
                 print(f"{n}/{len(records)}", flush=True)
     summary = summarise(rows)
+    # Rows measured before faults were counted (a resumed side file) have none to count.
+    faults = summary_of(r["math_faults"] for r in rows if "math_faults" in r)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(".tmp")
     tmp.write_text(json.dumps({"set": str(folder), "seed": manifest["seed"], "summary": summary,
-                               "items": rows}, indent=1) + "\n", encoding="utf-8")
+                               "math_faults": faults, "items": rows}, indent=1) + "\n",
+                   encoding="utf-8")
     tmp.replace(out)
     partial.unlink()
     print(json.dumps(summary["overall"]), "\n", json.dumps(summary["family"], indent=1))
+    print(summary_line(faults))
     print(f"written to {out}")
     return 0

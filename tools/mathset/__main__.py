@@ -11,6 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
+from tools.eval.math_faults import summary_line
 from tools.mathset.generate import REPO, generate
 from tools.mathset.measure import measure
 
@@ -33,6 +34,7 @@ def main() -> None:
     args.results.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     for name, row in results["families"].items():
         print(name, row)
+    print(summary_line(results["math_faults"]))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from pathlib import Path
 import pymupdf
 
 from tools.eval.formula import formula_similarity
+from tools.eval.math_faults import FaultTally
 from tools.eval.scoring import text_similarity
 
 _DISPLAY = re.compile(r"\$\$.+?\$\$", re.S)
@@ -48,6 +49,7 @@ def measure(folder: Path, engine) -> dict:
     from engine.options import ConvertOptions
 
     pages = []
+    tally = FaultTally()
     for pdf in sorted(folder.glob("*.pdf")):
         truth = pdf.with_suffix(".md").read_text(encoding="utf-8")
         meta = json.loads(pdf.with_suffix(".json").read_text(encoding="utf-8"))
@@ -65,8 +67,9 @@ def measure(folder: Path, engine) -> dict:
                       "pymupdf": round(text_similarity(layer, truth), 4),
                       "inline_truth": len(wanted), "inline_found": len(predicted),
                       "inline_matched": matched,
-                      "inline_similarity": round(statistics.fmean(scores), 4) if scores else 0.0})
-    return {"pages": pages, "families": summary(pages)}
+                      "inline_similarity": round(statistics.fmean(scores), 4) if scores else 0.0,
+                      "math_faults": tally.check(pdf.stem, result)})
+    return {"pages": pages, "families": summary(pages), "math_faults": tally.summary()}
 
 
 def summary(pages: list[dict]) -> dict:

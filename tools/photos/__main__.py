@@ -45,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
                             encoding="utf-8")
     from tools import readme_tables
+    from tools.eval.math_faults import summary_line
 
+    print(summary_line(results["math_faults"]))
     return readme_tables.main([])
 
 

@@ -1,7 +1,8 @@
 """`python -m tools.photos`' measurement: every photo of a generated set read by Paperlens (the
 photo steps on, and off) and by Tesseract (default page segmentation), scored by
 tools/eval/scoring.py's order-sensitive text similarity against the page's truth; Paperlens'
-page status (ok, partial) and warnings recorded beside its score."""
+page status (ok, partial), warnings and display-math faults (tools/eval/math_faults.py) recorded
+beside its score."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from tools.eval.math_faults import FaultTally
 from tools.eval.scoring import text_similarity
 
 
@@ -40,6 +42,7 @@ def measure(folder: Path, tesseract_too: bool = True) -> dict:
     engine = Engine(SettingsStore().load())
     variants = paperlens_variants()
     rows = []
+    tally = FaultTally()
     for photo in manifest["photos"]:
         truth = (folder / photo["truth"]).read_text(encoding="utf-8")
         image = folder / photo["image"]
@@ -53,7 +56,8 @@ def measure(folder: Path, tesseract_too: bool = True) -> dict:
             rows.append(base | {"tool": tool,
                                 "similarity": round(text_similarity(result.markdown, truth), 4),
                                 "status": page.status.value, "warnings": list(page.warnings),
-                                "seconds": round(seconds, 2)})
+                                "seconds": round(seconds, 2),
+                                "math_faults": tally.check(f"{photo['id']} {tool}", result)})
         text = tesseract(image, photo["language"]) if tesseract_too else None
         if text is not None:
             rows.append(base | {"tool": "tesseract",
@@ -65,4 +69,4 @@ def measure(folder: Path, tesseract_too: bool = True) -> dict:
                      "min_similarity": round(min(found), 4)}
                for key, found in sorted(groups.items())}
     return {"set": {"seed": manifest["seed"], "photos": len(manifest["photos"])},
-            "summary": summary, "photos": rows}
+            "summary": summary, "math_faults": tally.summary(), "photos": rows}

@@ -8,7 +8,8 @@ degraded JPEG of it; Paperlens converts each with its default settings (no langu
 Tesseract reads each scan as a full page told the sample's language (tesserocr, the same
 libtesseract and data Paperlens uses). Text similarity is tools/eval's character similarity
 (1 - edit distance / longer length, Markdown stripped). Writes docs/results/scripts.json and
-the README's per-script table (`<!-- results: scripts -->`)."""
+the README's per-script table (`<!-- results: scripts -->`); Paperlens' display-math faults
+(tools/eval/math_faults.py) are counted on every page and said at the end."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import cv2
 
+from tools.eval.math_faults import FaultTally, summary_line
 from tools.eval.scoring import text_similarity
 from tools.scripts.pages import degrade, page_pdf, render, truth
 from tools.scripts.readme import readme_markdown
@@ -70,6 +72,7 @@ def measure(samples: list[Sample], folder: Path, seed: int) -> dict:
 
     engine = Engine(SettingsStore().load())
     rows = []
+    tally = FaultTally()
     for index, sample in enumerate(samples):
         paths = generate(sample, folder, seed + index)
         expected = truth(sample)
@@ -83,7 +86,8 @@ def measure(samples: list[Sample], folder: Path, seed: int) -> dict:
                    "paperlens": round(text_similarity(result.markdown, expected), 4),
                    "paperlens_s": round(seconds, 3), "status": page.status.value,
                    "scripts": list(page.scripts), "text_source": page.text_source.value,
-                   "errors": [e.message for e in page.errors]}
+                   "errors": [e.message for e in page.errors],
+                   "math_faults": tally.check(f"{sample.key} {variant}", result)}
             if variant != "digital":
                 text, tess_s = tesseract_page(paths[variant], sample.language)
                 row["tesseract"] = round(text_similarity(text, expected), 4)
@@ -92,7 +96,7 @@ def measure(samples: list[Sample], folder: Path, seed: int) -> dict:
             print(json.dumps(row, ensure_ascii=False), flush=True)
     return {"set": {"samples": len(samples), "dpi": 200, "seed": seed,
                     "variants": list(VARIANTS)},
-            "pages": rows, "summary": summarise(rows)}
+            "pages": rows, "summary": summarise(rows), "math_faults": tally.summary()}
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -121,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     samples = [s for s in SAMPLES if not args.only or s.key in args.only.split(",")]
     results = measure(samples, args.out, args.seed)
+    print(summary_line(results["math_faults"]))
     if args.only:
         print(json.dumps(results["summary"], indent=1))
         return 0

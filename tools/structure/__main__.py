@@ -63,6 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     for key, row in result["summary"].items():
         print(f"{key:40} n={row['pages']:3} sim={row['similarity']:.3f} "
               f"min={row['min_similarity']:.3f} wordF1={row['word_f1']:.3f}")
+    if result["math_faults"] is not None:
+        from tools.eval.math_faults import summary_line
+
+        print(summary_line(result["math_faults"]))
     return 0
 
 

@@ -1,6 +1,7 @@
 """`python -m tools.structure eval`: Paperlens, the PDF's own text order (PyMuPDF) and Tesseract
 (default page segmentation) on every generated page, scored like `make eval`: order-sensitive
-text similarity, plus a bag-of-words F1 that tells wrong words from a wrong order."""
+text similarity, plus a bag-of-words F1 that tells wrong words from a wrong order; Paperlens'
+display-math faults (tools/eval/math_faults.py) counted on every page."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pymupdf
 
 from engine.text import UNSPACED
 from tools.eval.markdown_text import strip_markdown
+from tools.eval.math_faults import FaultTally
 from tools.eval.scoring import text_similarity
 from tools.structure.cjk_layouts import CJK_FAMILIES
 
@@ -56,10 +58,11 @@ def tesseract(image: Path, language: str = "eng") -> str | None:
     return done.stdout if done.returncode == 0 else None
 
 
-def paperlens(engine, path: Path) -> str:
+def paperlens(engine, path: Path):
+    """Paperlens' DocumentResult of one page."""
     from engine.options import ConvertOptions
 
-    return engine.convert(path, ConvertOptions()).markdown
+    return engine.convert(path, ConvertOptions())
 
 
 def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | None = None,
@@ -74,6 +77,7 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
 
         engine = Engine(SettingsStore().load())
     rows = []
+    tally = FaultTally()
     for page in pages[:limit] if limit else pages:
         truth = (folder / f"{page['id']}.md").read_text(encoding="utf-8")
         inputs = {"digital": folder / f"{page['id']}.pdf",
@@ -82,8 +86,10 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
             outputs: dict[str, str | None] = {}
             if engine is not None:
                 start = time.perf_counter()
-                outputs["paperlens"] = paperlens(engine, path)
+                result = paperlens(engine, path)
                 seconds = time.perf_counter() - start
+                outputs["paperlens"] = result.markdown
+                faults = tally.check(f"{page['id']} {variant}", result)
             if "text_layer" in tools and variant == "digital":
                 outputs["text_layer"] = pdf_text_order(path)
             if "tesseract" in tools and variant == "scanned":
@@ -97,6 +103,7 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
                        "word_f1": round(word_f1(text, truth), 4)}
                 if tool == "paperlens":
                     row["seconds"] = round(seconds, 3)
+                    row["math_faults"] = faults
                 rows.append(row)
                 per_family[(page["family"], variant, tool)].append(row)
     summary = {f"{family}/{variant}/{tool}": {
@@ -106,4 +113,5 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
         "word_f1": round(statistics.fmean(r["word_f1"] for r in found), 4)}
         for (family, variant, tool), found in sorted(per_family.items())}
     return {"set": {"count": manifest["count"], "seed": manifest["seed"]},
-            "summary": summary, "pages": rows}
+            "summary": summary, "math_faults": tally.summary() if engine else None,
+            "pages": rows}
