@@ -279,8 +279,16 @@ class MarkdownPane(QTabWidget):
 
         if all(key(formula) in cache for formula in find_formulas(markdown)):
             show(work())  # no formula, or all drawn before: no wait
-        else:
-            run_in_background(work, show, owner=self)
+            return
+
+        def drawn_before(formula: Formula) -> QImage:
+            if isinstance(cache.get(key(formula)), QImage):
+                return cache[key(formula)]
+            raise FormulaRejected("not typeset yet")
+
+        # The text at once, formulas not yet drawn as their TeX; typeset when they are.
+        self._lay_out(job, markdown, typeset(markdown, drawn_before), pages)
+        run_in_background(work, show, owner=self)
 
     def _lay_out(self, job: Job, markdown: str, typeset_markdown: Typeset, pages: Any) -> None:
         self._placeholder = None

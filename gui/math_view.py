@@ -205,7 +205,7 @@ def typeset(markdown: str, draw: Callable[[Formula], QImage],
             try:
                 image = draw(formula)
             except FormulaRejected as why:
-                log.info("formula shown untypeset (%s): %s", why, formula.latex)
+                log.debug("formula shown untypeset (%s): %s", why, formula.latex)
                 crop = crop_for(formula)
                 if crop is None:
                     parts.append(_code_span(markdown[formula.start:formula.end], html))
