@@ -304,6 +304,8 @@ def take_math(args: argparse.Namespace, workdir: Path) -> list[Path]:
         raise SystemExit(f"{job.path.name}: {job.state.value} {job.message}")
     pane = window.preview.markdown
     pane.setCurrentWidget(pane.rendered)
+    splitter = window.preview.splitter  # the text wide enough for the formula crops (640 px)
+    splitter.setSizes([70, 300, sum(splitter.sizes()) - 370])
     document = pane.rendered.document()
     wait_until(app, lambda: sum(name.startswith(MATH_SCHEME)
                                 for name in image_positions(document)) >= 2, 60,
