@@ -180,7 +180,7 @@ def _code_span(text: str, html: bool) -> str:
 
 def _picture(target: str, display: bool, html: bool) -> str:
     if html:
-        return f'<img src="{target}">'
+        return f'<img src="{target}"/>'  # Qt's Markdown reader drops a table with <img ...>
     picture = f"![formula]({target})"
     return "\n\n" + picture + "\n\n" if display else picture
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextDocument
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
 from engine.output.markdown import render_markdown
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, Span, TextSource
@@ -32,8 +32,8 @@ UNKNOWN = r"\notacommand{x}"  # a command the renderer does not know
 
 def math_job(tmp_path: Path):
     """A converted page as the writer puts it in Markdown: a sentence with inline formulas and
-    money, a display formula, a doubtful reading the renderer rejects (its crop beside it) and
-    a rejected inline formula without one."""
+    money, a display formula, a doubtful reading the renderer rejects (its crop beside it), a
+    rejected inline formula without one, and a table (HTML) with a formula in a cell."""
     out = tmp_path / "out"
     (out / "images").mkdir(parents=True)
     crop = QImage(300, 60, QImage.Format.Format_RGB888)
@@ -47,6 +47,8 @@ def math_job(tmp_path: Path):
         Block(BlockKind.FORMULA, Box(20, 80, 580, 140), latex=FRACTION, latex_confidence=0.97),
         Block(BlockKind.FORMULA, Box(20, 160, 580, 220), latex=BROKEN, latex_confidence=0.41,
               image_path="images/page-p1-formula-2.png"),
+        Block(BlockKind.TABLE, Box(20, 240, 580, 300), text="x_1 2",
+              html="<table><tr><td>$x_1$</td><td>2</td></tr></table>"),
     )
     page = PageResult(page_number=1, width=600, height=400, dpi=72.0,
                       text_source=TextSource.OCR, text_source_reason="image", blocks=blocks)
@@ -97,29 +99,32 @@ def test_rendered_tab_typesets_math_and_shows_a_rejected_formulas_crop(qtbot, tm
     print(f"platform: {QGuiApplication.platformName()}")  # read by the run under X below
 
     names = [name for name in image_positions(document) if name.startswith(MATH_SCHEME)]
-    assert len(names) == 2  # Euler's identity inline, the fraction displayed
+    assert len(names) == 3  # Euler's identity inline, the fraction displayed, the cell's
     for name in names:
         picture = document.resource(QTextDocument.ResourceType.ImageResource.value, QUrl(name))
-        assert isinstance(picture, QImage) and ink(picture) > 100, name
+        assert isinstance(picture, QImage) and ink(picture) > 30, name
     text = pane.rendered.toPlainText()
     assert "\\frac{a+b}" not in text and "\\pi" not in text and "\\geq" not in text
     assert "$5" in text  # the escaped dollar is money, not a formula's start
     # The rejected display formula: its crop from the page, once, and no TeX in its place.
     assert "images/page-p1-formula-2.png" in image_positions(document)
-    assert sum(1 for c in text if c == "\ufffc") == 3
+    assert sum(1 for c in text if c == "\ufffc") == 4
+    assert "x_1" not in text and text.rstrip().endswith("2")  # the table is whole
     assert "\\frac{a}{" not in text
     # The rejected inline formula has no crop: its TeX source, set as code.
     assert "$\\notacommand{x}$" in text
-    code_at = text.index("$\\notacommand")
-    from PySide6.QtGui import QTextCursor
     cursor = QTextCursor(document)
-    cursor.setPosition(code_at + 1)
-    assert cursor.charFormat().fontFixedPitch() or "mono" in cursor.charFormat().fontFamilies()[0].lower()
+    cursor.setPosition(text.index("$\\notacommand") + 1)
+    code = cursor.charFormat()
+    assert code.fontFixedPitch() or "mono" in code.fontFamilies()[0].lower()
 
     # A click on the typeset display formula selects its block on the page.
     display_at = image_positions(document)[names[1]]
     pane.markdown.click_at("rendered", display_at)
     assert pane.page_view.highlighted() == 1
+
+
+TYPESET_TEST = "test_rendered_tab_typesets_math_and_shows_a_rejected_formulas_crop"
 
 
 @pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM") == "xcb", reason="already on X")
@@ -132,7 +137,7 @@ def test_the_same_under_an_x_server():
     env.pop("WAYLAND_DISPLAY", None)
     run = subprocess.run([xvfb_run, "-a", "-s", "-screen 0 1400x900x24 -nolisten tcp",
                           sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                          f"{__file__}::test_rendered_tab_typesets_math_and_shows_a_rejected_formulas_crop"],
+                          f"{__file__}::{TYPESET_TEST}"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "1 passed" in run.stdout and "platform: xcb" in run.stdout
