@@ -18,6 +18,8 @@ from gui.queue_model import Job, JobState
 
 _HIGHLIGHT = QColor(255, 214, 10, 110)
 MAX_INLINE_IMAGE_WIDTH = 640
+# Typeset formulas kept for documents shown again (a few KiB each).
+MAX_DRAWN_FORMULAS = 4000
 # Tables come as HTML inside the Markdown; without rules their cells run into each other.
 RENDERED_CSS = ("table { border-collapse: collapse; margin: 6px 0; } "
                 "th, td { border: 1px solid #b8bec7; padding: 2px 5px; } "
@@ -260,6 +262,8 @@ class MarkdownPane(QTabWidget):
 
         def draw(formula: Formula) -> QImage:
             if key(formula) not in cache:
+                if len(cache) >= MAX_DRAWN_FORMULAS:
+                    cache.clear()
                 try:
                     cache[key(formula)] = formula_image(formula.latex, formula.display, size,
                                                         x_height, ratio, color)
