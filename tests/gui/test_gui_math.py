@@ -55,6 +55,9 @@ def math_job(tmp_path: Path):
     markdown = render_markdown([page])
     (out / "page.md").write_text(markdown, encoding="utf-8")
     source = tmp_path / "page.png"
+    scan = QImage(600, 400, QImage.Format.Format_RGB888)
+    scan.fill(QColor("white"))
+    assert scan.save(str(source))
     result = DocumentResult(path=str(source), kind="png", page_count=1, pages=(page,),
                             markdown=markdown, outputs=(str(out / "page.md"),))
     job = QueueModel().add(source, out)
@@ -96,6 +99,7 @@ def test_rendered_tab_typesets_math_and_shows_a_rejected_formulas_crop(qtbot, tm
     document = pane.rendered.document()
     qtbot.waitUntil(lambda: any(name.startswith(MATH_SCHEME)
                                 for name in image_positions(document)), timeout=20_000)
+    qtbot.waitUntil(lambda: pane.page_view.has_image, timeout=10_000)
     print(f"platform: {QGuiApplication.platformName()}")  # read by the run under X below
 
     names = [name for name in image_positions(document) if name.startswith(MATH_SCHEME)]
