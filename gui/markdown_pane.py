@@ -5,17 +5,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QUrl, Qt, Signal
-from PySide6.QtGui import (QColor, QFontDatabase, QImageReader, QTextCharFormat, QTextCursor,
-                           QTextDocument)
+from PySide6.QtCore import QEvent, QObject, QSize, QUrl, Qt, Signal
+from PySide6.QtGui import (QColor, QFontDatabase, QFontInfo, QFontMetricsF, QImage, QImageReader,
+                           QPalette, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument)
 from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QTextBrowser, QTextEdit
 
 from gui.background import run_in_background
 from gui.block_links import BlockLink, link_at, link_for, locate_blocks
+from gui.math_view import (MATH_SCHEME, Formula, FormulaRejected, Typeset, find_formulas,
+                           formula_image, typeset)
 from gui.queue_model import Job, JobState
 
 _HIGHLIGHT = QColor(255, 214, 10, 110)
 MAX_INLINE_IMAGE_WIDTH = 640
+# Typeset formulas kept for documents shown again (a few KiB each).
+MAX_DRAWN_FORMULAS = 4000
 # Tables come as HTML inside the Markdown; without rules their cells run into each other.
 RENDERED_CSS = ("table { border-collapse: collapse; margin: 6px 0; } "
                 "th, td { border: 1px solid #b8bec7; padding: 2px 5px; } "
@@ -59,7 +63,8 @@ def fit_images(document: QTextDocument, max_width: int) -> None:
             if fmt.isImageFormat():
                 image_format = fmt.toImageFormat()
                 url = document.baseUrl().resolved(QUrl(image_format.name()))
-                size = QImageReader(url.toLocalFile()).size()
+                # A typeset formula is a resource in memory, sized to the text already.
+                size = QImageReader(url.toLocalFile()).size() if url.isLocalFile() else QSize()
                 if size.isValid() and size.width() > max_width and image_format.width() <= 0:
                     image_format.setWidth(max_width)
                     image_format.setHeight(size.height() * max_width / size.width())
@@ -68,6 +73,64 @@ def fit_images(document: QTextDocument, max_width: int) -> None:
                     cursor.setPosition(fragment.position() + fragment.length(),
                                        QTextCursor.MoveMode.KeepAnchor)
                     cursor.setCharFormat(image_format)
+            it += 1
+        block = block.next()
+
+
+def formula_links(pages: Any, positions: dict[str, int],
+                  formulas: dict[str, Formula]) -> list[BlockLink]:
+    """Links for formula blocks shown typeset: the display formula of the same LaTeX."""
+    by_latex: dict[str, int] = {}
+    for name, formula in formulas.items():
+        if formula.display and name in positions:
+            by_latex.setdefault(formula.latex, positions[name])
+    links = []
+    for page_index, page in enumerate(pages):
+        for block_index, block in enumerate(page.blocks):
+            where = by_latex.get((getattr(block, "latex", "") or "").strip())
+            if where is not None and \
+                    getattr(getattr(block, "kind", None), "value", None) == "formula":
+                links.append(BlockLink(page_index, block_index, where, where + 1))
+    return links
+
+
+def formula_crops(pages: Any, markdown: str) -> dict[str, str]:
+    """The crop of each formula block by its LaTeX, to show when the formula cannot be typeset:
+    "" for a crop the Markdown already shows beside it (a doubtful reading), not shown twice."""
+    crops: dict[str, str] = {}
+    for page in pages:
+        for block in page.blocks:
+            latex, image = (getattr(block, "latex", "") or "").strip(), \
+                getattr(block, "image_path", "") or ""
+            if latex and image:
+                crops.setdefault(latex, "" if f"]({image})" in markdown else image)
+    return crops
+
+
+def align_formulas(document: QTextDocument, formulas: dict[str, Formula]) -> None:
+    """Inline formulas sit on the line's baseline (their pictures are padded for AlignMiddle);
+    a paragraph that is one display formula is centred."""
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            fmt = fragment.charFormat()
+            formula = formulas.get(fmt.toImageFormat().name()) if fmt.isImageFormat() else None
+            if formula is not None:
+                cursor = QTextCursor(document)
+                cursor.setPosition(fragment.position())
+                if formula.display:
+                    if block.length() == 2:  # the picture and the paragraph's end
+                        centred = QTextBlockFormat()
+                        centred.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+                        cursor.mergeBlockFormat(centred)
+                else:
+                    middle = QTextCharFormat()
+                    middle.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
+                    cursor.setPosition(fragment.position() + fragment.length(),
+                                       QTextCursor.MoveMode.KeepAnchor)
+                    cursor.mergeCharFormat(middle)
             it += 1
         block = block.next()
 
@@ -92,6 +155,19 @@ class _ClickFilter(QObject):
         return False
 
 
+class _MathBrowser(QTextBrowser):
+    """A text browser that also serves the typeset formulas' pictures by their names."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.formula_images: dict[str, QImage] = {}
+
+    def loadResource(self, kind: int, name: QUrl) -> Any:
+        if name.scheme() == MATH_SCHEME:
+            return self.formula_images.get(name.toString())
+        return super().loadResource(kind, name)
+
+
 class MarkdownPane(QTabWidget):
     """Shows a job's Markdown once it is done; a document converted in an earlier session has
     no pages to link to, so its Markdown is read back from its file."""
@@ -105,7 +181,9 @@ class MarkdownPane(QTabWidget):
         self._rendered_links: list[BlockLink] = []
         self._markdown_for: tuple[int, int] | None = None
         self._placeholder: str | None = None
-        self.rendered = QTextBrowser()
+        self._shown = 0  # bumped by every Markdown shown: a late typesetting is dropped
+        self._formula_cache: dict[tuple, QImage | FormulaRejected] = {}
+        self.rendered = _MathBrowser()
         self.rendered.setObjectName("renderedMarkdown")
         self.rendered.setOpenExternalLinks(True)
         self.rendered.document().setDefaultStyleSheet(RENDERED_CSS)
@@ -123,6 +201,7 @@ class MarkdownPane(QTabWidget):
 
     def set_placeholder(self, text: str) -> None:
         self._markdown_for = None
+        self._shown += 1
         self._source_links, self._rendered_links = [], []
         if self._placeholder != text:  # re-laying out the same words on every page costs time
             self._placeholder = text
@@ -167,16 +246,69 @@ class MarkdownPane(QTabWidget):
         run_in_background(lambda: read_markdown(path), show, missing, owner=self)
 
     def _show_markdown(self, job: Job, markdown: str, pages: Any) -> None:
+        """Show the Markdown; its formulas are typeset off the UI thread first (the renderer
+        loads in half a second and draws a formula in a few hundredths)."""
+        self._shown += 1
+        current = self._shown
+        font = self.rendered.font()
+        size, x_height = QFontInfo(font).pixelSize(), QFontMetricsF(font).xHeight()
+        ratio = self.rendered.devicePixelRatioF()
+        color = self.rendered.palette().color(QPalette.ColorRole.Text)
+        crops = formula_crops(pages, markdown)
+        cache = self._formula_cache
+
+        def key(formula: Formula) -> tuple:
+            return formula.latex, formula.display, size, ratio, color.rgba()
+
+        def draw(formula: Formula) -> QImage:
+            if key(formula) not in cache:
+                if len(cache) >= MAX_DRAWN_FORMULAS:
+                    cache.clear()
+                try:
+                    cache[key(formula)] = formula_image(formula.latex, formula.display, size,
+                                                        x_height, ratio, color)
+                except FormulaRejected as why:
+                    cache[key(formula)] = why
+            drawn = cache[key(formula)]
+            if isinstance(drawn, FormulaRejected):
+                raise drawn
+            return drawn
+
+        def show(typeset_markdown: Typeset) -> None:
+            if self._shown == current:
+                self._lay_out(job, markdown, typeset_markdown, pages)
+
+        def work() -> Typeset:
+            return typeset(markdown, draw, lambda formula: crops.get(formula.latex))
+
+        if all(key(formula) in cache for formula in find_formulas(markdown)):
+            show(work())  # no formula, or all drawn before: no wait
+            return
+
+        def drawn_before(formula: Formula) -> QImage:
+            if isinstance(cache.get(key(formula)), QImage):
+                return cache[key(formula)]
+            raise FormulaRejected("not typeset yet")
+
+        # The text at once, formulas not yet drawn as their TeX; typeset when they are.
+        self._lay_out(job, markdown, typeset(markdown, drawn_before), pages)
+        run_in_background(work, show, owner=self)
+
+    def _lay_out(self, job: Job, markdown: str, typeset_markdown: Typeset, pages: Any) -> None:
         self._placeholder = None
         folder = job.markdown_path.parent if job.markdown_path is not None else job.output_dir
         self.rendered.setSearchPaths([str(folder)])
-        self.rendered.document().setBaseUrl(QUrl.fromLocalFile(str(folder) + "/"))
-        self.rendered.setMarkdown(markdown)
-        fit_images(self.rendered.document(), MAX_INLINE_IMAGE_WIDTH)
+        self.rendered.formula_images = typeset_markdown.images
+        document = self.rendered.document()
+        document.setBaseUrl(QUrl.fromLocalFile(str(folder) + "/"))
+        self.rendered.setMarkdown(typeset_markdown.markdown)
+        align_formulas(document, typeset_markdown.formulas)
+        fit_images(document, MAX_INLINE_IMAGE_WIDTH)
         self.source.setPlainText(markdown)
         self._source_links = locate_blocks(pages, markdown)
-        document = self.rendered.document()
-        self._rendered_links = figure_links(pages, image_positions(document)) + \
+        positions = image_positions(document)
+        self._rendered_links = figure_links(pages, positions) + \
+            formula_links(pages, positions, typeset_markdown.formulas) + \
             locate_blocks(pages, document.toRawText())
 
     # -- text <-> boxes -----------------------------------------------------------------------

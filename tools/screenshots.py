@@ -1,10 +1,11 @@
 """Screenshots for the README, from the real app under Xvfb: the main window while a document
 parses (a partly read document in the queue, the page with its layout boxes before its last
 stage), a pasted formula with its LaTeX copied, the preferences (device and why, watched
-folders, models), and the reading options (a generated report read at pages 2-3, a page range
-being typed wrong, Read Again With… open over the window).
+folders, models), the reading options (a generated report read at pages 2-3, a page range
+being typed wrong, Read Again With… open over the window), and the Rendered tab with typeset
+display and inline formulas (a page of a mathematics paper from the evaluation set).
 
-    python -m tools.screenshots [--out docs/screenshots] [--only options]
+    python -m tools.screenshots [--out docs/screenshots] [--only options|math]
 
 Starts a private Xvfb display (Debian: apt-get install xvfb, plus Qt's xcb libraries:
 libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0
@@ -31,6 +32,7 @@ DOCUMENTS = (("docling-2305.03393v1-pg9/input.pdf", "tableformer-paper-p9.pdf"),
              ("docling-code_and_formula/input.pdf", "code-and-formula.pdf"),
              ("tesseract-phototest/input.png", "phototest.png"))
 FORMULA = REPO.parent / "shared" / "eval" / "formula" / "images" / "im2latex-smallocr-388.png"
+EQUATIONS = (EVAL_ITEMS / "olmocr-math_2503_04086" / "input.pdf", "group-rings-p1.pdf")
 SCREEN = "1600x1000x24"
 WINDOW_SIZE = (1480, 900)
 
@@ -275,11 +277,54 @@ def take_options(args: argparse.Namespace, workdir: Path) -> list[Path]:
     return [shot]
 
 
+def take_math(args: argparse.Namespace, workdir: Path) -> list[Path]:
+    """The Rendered tab of a page of a mathematics paper: display formulas typeset, and inline
+    ones within their sentences."""
+    from gui.application import build_main_window, create_application
+    from gui.math_view import MATH_SCHEME
+    from gui.markdown_pane import image_positions
+
+    app = create_application(["paperlens"])
+    workdir = workdir / "math"
+    workdir.mkdir()
+    window = build_main_window(settings_store(workdir))
+    window.resize(*WINDOW_SIZE)
+    window.move(0, 0)
+    window.show()
+    source, name = EQUATIONS
+    if not source.is_file():
+        raise SystemExit(f"document not found: {source}")
+    inbox = workdir / "documents"
+    inbox.mkdir()
+    window.add_paths([Path(shutil.copyfile(source, inbox / name))])
+    [job] = window.controller.model.jobs
+    window.queue_view.select_job(job.id)
+    wait_until(app, lambda: job.state.finished, 300, "the mathematics page")
+    if not job.state.written:
+        raise SystemExit(f"{job.path.name}: {job.state.value} {job.message}")
+    pane = window.preview.markdown
+    pane.setCurrentWidget(pane.rendered)
+    splitter = window.preview.splitter  # the text wide enough for the formula crops (640 px)
+    splitter.setSizes([70, 300, sum(splitter.sizes()) - 370])
+    document = pane.rendered.document()
+    wait_until(app, lambda: sum(name.startswith(MATH_SCHEME)
+                                for name in image_positions(document)) >= 2, 60,
+               "the formulas to be typeset")
+    settle(app, 1.0)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    shot = out / "rendered-math.png"
+    window.grab().save(str(shot))
+    window.close()
+    return [shot]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(REPO / "docs" / "screenshots"))
-    parser.add_argument("--only", choices=["options"],
-                        help="take only these screenshots (options: options.png)")
+    parser.add_argument("--only", choices=["options", "math"],
+                        help="take only these screenshots (options: options.png; math: "
+                             "rendered-math.png)")
     args = parser.parse_args(argv)
     server, display = start_xvfb()
     os.environ["DISPLAY"] = display
@@ -289,7 +334,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["XDG_DATA_HOME"] = str(workdir / "data")  # pasted images, device decisions
     try:
         shots = [] if args.only else take(args, workdir)
-        for shot in shots + take_options(args, workdir):
+        if args.only in (None, "options"):
+            shots += take_options(args, workdir)
+        if args.only in (None, "math"):
+            shots += take_math(args, workdir)
+        for shot in shots:
             print(shot)
     finally:
         server.terminate()

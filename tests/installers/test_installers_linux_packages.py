@@ -112,7 +112,10 @@ def test_the_folder_carries_runtimes_plugins_data_and_models(installed):
                      "resources/models.json", "resources/icons/paperlens.svg",
                      "resources/translations/paperlens_zh_CN.qm", "resources/calibration/manifest.json",
                      "resources/formula/formula-encoder.onnx",
-                     "resources/formula/formula-decoder.onnx", "resources/formula/vocab.txt"):
+                     "resources/formula/formula-decoder.onnx", "resources/formula/vocab.txt",
+                     # the Rendered tab's formula typesetter reads these at run time (ADR 0013)
+                     "ziamath/fonts/STIXTwoMath-Regular.ttf", "ziafont/fonts/DejaVuSans.ttf",
+                     "latex2mathml/unimathsymbols.txt"):
         assert (internal / relative).is_file(), relative
     assert list(internal.glob("pymupdf/libmupdf.so*")), "PyMuPDF's library"
     assert list(internal.glob("cv2/cv2*.so")), "OpenCV"
