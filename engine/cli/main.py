@@ -22,7 +22,7 @@ from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordR
 from engine.export.formats import EXPORT_FORMATS, EXPORT_SUFFIXES, OutputFormat, parse_formats
 from engine.types import Status
 from engine.options import (options_from_settings, parse_languages, parse_layout,
-                            parse_method, parse_page_ranges)
+                            parse_method, parse_page_ranges, parse_tables_across_pages)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--tables", choices=["html", "markdown"],
                          help="table output (default: the output.table_format setting); markdown "
                               "= GFM pipe tables where no cell is merged")
+    convert.add_argument("--tables-across-pages", choices=("join", "keep"), default="join",
+                         help="a table that goes on at the head of the next page (same columns, "
+                              "or its header repeated): one table (join, the default) or one "
+                              "per page (keep)")
     convert.add_argument("--keep-furniture", action="store_true",
                          help="keep running headers, footers and page numbers")
     convert.add_argument("--layout-pdf", action="store_true",
@@ -232,6 +236,7 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             flags["inline_math"] = False
         if args.lang:
             flags["languages"] = parse_languages(args.lang)
+        flags["tables_across_pages"] = parse_tables_across_pages(args.tables_across_pages)
         options = options_from_settings(
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,
