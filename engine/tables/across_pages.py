@@ -159,6 +159,7 @@ def _part(page: PageResult, index: int, block_index: int, head: tuple[int, ...],
         grid = read_table(block.html)
     except TableTooLarge:
         return None
+    grid = without_empty_top(grid)
     if grid.rows == 0 or grid.cols < 2:
         return None
     if head:
@@ -168,6 +169,19 @@ def _part(page: PageResult, index: int, block_index: int, head: tuple[int, ...],
     marks = line_marks(block, page.width)
     return TablePart(index, block_index, grid, marks, column_edges(marks, grid.rows, rules),
                      head, texts, tail, _rows_of([page.blocks[i] for i in tail]))
+
+
+def without_empty_top(grid: TableGrid) -> TableGrid:
+    """`grid` without the empty rows the table model sometimes reads above a table's first
+    (a rule over the table taken for a row), so that a header repeated under it is seen."""
+    top = 0
+    while top < grid.rows and all(not c.text and c.rowspan == 1 for c in grid.cells
+                                  if c.row == top):
+        top += 1
+    if top == 0:
+        return grid
+    return TableGrid(tuple(replace(c, row=c.row - top) for c in grid.cells if c.row >= top),
+                     grid.rows - top, grid.cols)
 
 
 def line_marks(block: Block, page_width: int) -> tuple[tuple[float, float, float], ...]:

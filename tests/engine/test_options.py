@@ -50,3 +50,12 @@ def test_convert_options_validate_once():
         ConvertOptions(max_side_px=100)
     with pytest.raises(InvalidOptions):
         ConvertOptions(method="guess")
+
+
+def test_tables_across_pages_are_a_closed_choice():
+    from engine.options import TablesAcrossPages
+
+    assert ConvertOptions().tables_across_pages is TablesAcrossPages.JOIN
+    assert ConvertOptions(tables_across_pages="keep").tables_across_pages is TablesAcrossPages.KEEP
+    with pytest.raises(InvalidOptions, match="use join or keep"):
+        ConvertOptions(tables_across_pages="split")
