@@ -30,6 +30,7 @@ from tools.scripts import readme as scripts_readme
 from tools.structure import readme as structure_readme
 from tools.mathset import readme as mathset_readme
 from tools.uishots import readme as uishots_readme
+from tools.xtables import readme as xtables_readme
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_README = REPO_ROOT / "README.md"
@@ -45,6 +46,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "scripts": ("scripts.json", scripts_readme.readme_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
+    "xtables": ("xtables.json", xtables_readme.readme_markdown),
 }
 
 _BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"

@@ -71,8 +71,9 @@ def document_tables(result: DocumentResult) -> list[PageTable]:
 
 
 def sheet_name(table: PageTable, taken: set[str]) -> str:
-    """'p3 Table 2. Yields' ('p3-4 ...' across pages) cut to Excel's 31 characters, without the characters Excel
-    forbids, unique in the workbook (compared without case, as Excel does)."""
+    """'p3 Table 2. Yields' ('p3-4 ...' across pages) cut to Excel's 31 characters, without
+    the characters Excel forbids, unique in the workbook (compared without case, as Excel
+    does)."""
     label = table.caption or f"table {table.index}"
     short = _CAPTION_LABEL.match(label)
     if short:  # "Table 2: Yields by crop" is known as Table 2

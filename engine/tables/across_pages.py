@@ -33,8 +33,10 @@ class TablePart:
     head_blocks: tuple[int, ...] = ()
     """Blocks in one row right above the table that the layout model took for headings or text:
     the table's header row, outside its grid."""
+    head_rows: tuple[tuple[str, ...], ...] = ()
+    """The head blocks' lines as rows, each left to right."""
     head_texts: tuple[str, ...] = ()
-    """The header row's texts, left to right: the head blocks', else the grid's first row's."""
+    """The header row's texts, left to right: the head blocks' first row, else the grid's."""
     tail_blocks: tuple[int, ...] = ()
     """Blocks in one band right under the table: its last rows, set apart by the layout model."""
     tail_rows: tuple[tuple[str, ...], ...] = ()
@@ -117,8 +119,9 @@ def _first_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TableP
 def _stray_row(blocks: list[tuple[int, Block]], table: Block, rules: AcrossPagesRules,
                above: bool) -> tuple[int, ...]:
     """The blocks next to the table (the end of `blocks` above it, the start below it) that
-    stand in one band touching it, inside its width, two or more: a row of the table that the
-    layout model set apart (above: a line each, its header or first row)."""
+    stand in one band touching it, inside its width, two or more: rows of the table that the
+    layout model set apart (above: a line each, its header or first row; or three blocks or
+    more, its first rows: two blocks of several lines may be two columns of text)."""
     row: list[tuple[int, Block]] = []
     for i, block in (reversed(blocks) if above else blocks):
         box = block.box
@@ -126,7 +129,6 @@ def _stray_row(blocks: list[tuple[int, Block]], table: Block, rules: AcrossPages
             else box.height
         gap = table.box.y0 - box.y1 if above else box.y0 - table.box.y1
         if (not block.lines or block.kind is BlockKind.TABLE
-                or (above and len(block.lines) != 1)
                 or box.x0 < table.box.x0 - rules.head_gap * height
                 or box.x1 > table.box.x1 + rules.head_gap * height
                 or gap < -height / 2 or gap > rules.head_gap * height
@@ -134,7 +136,7 @@ def _stray_row(blocks: list[tuple[int, Block]], table: Block, rules: AcrossPages
                        < min(box.height, b.box.height) / 2 for _, b in row)):
             break
         row.append((i, block))
-    if len(row) < 2:
+    if len(row) < 2 or (above and len(row) < 3 and any(len(b.lines) > 1 for _, b in row)):
         return ()
     return tuple(sorted(i for i, _ in row))
 
@@ -162,13 +164,12 @@ def _part(page: PageResult, index: int, block_index: int, head: tuple[int, ...],
     grid = without_empty_top(grid)
     if grid.rows == 0 or grid.cols < 2:
         return None
-    if head:
-        texts = _rows_of([page.blocks[i] for i in head])[0]
-    else:
-        texts = tuple(c.text for c in sorted(grid.cells, key=lambda c: c.col) if c.row == 0)
+    head_rows = _rows_of([page.blocks[i] for i in head])
+    texts = head_rows[0] if head_rows else tuple(
+        c.text for c in sorted(grid.cells, key=lambda c: c.col) if c.row == 0)
     marks = line_marks(block, page.width)
     return TablePart(index, block_index, grid, marks, column_edges(marks, grid.rows, rules),
-                     head, texts, tail, _rows_of([page.blocks[i] for i in tail]))
+                     head, head_rows, texts, tail, _rows_of([page.blocks[i] for i in tail]))
 
 
 def without_empty_top(grid: TableGrid) -> TableGrid:
@@ -244,14 +245,15 @@ def _continues(pages: list[PageResult], chain: list[TablePart], part: TablePart,
         return False  # a header of its own, unlike the first part's: another table
     if part.grid.cols != first.grid.cols:
         # The table model split one part's cells differently: the same table only when its
-        # lines stand on the same columns, nearly all of them.
-        return same_columns(last, part, rules.min_aligned_share_uneven)
+        # lines stand on the same columns, nearly all of them or under a repeated header.
+        return same_columns(last, part, rules.min_aligned_share if repeated
+                            else rules.min_aligned_share_uneven)
     return repeated or same_columns(last, part, rules.min_aligned_share)
 
 
 def _lead_row(first: TablePart, part: TablePart, rules: AcrossPagesRules) -> bool:
-    """Whether the blocks above `part` are its first row of data, which the layout model set
-    apart from the table: no repeated header, and a number among them."""
+    """Whether the blocks above `part` are its first rows of data, which the layout model set
+    apart from the table: no repeated header, and a number among their first row."""
     return bool(part.head_blocks) and header_skip(first, part, rules) is None and any(
         parse_number(text) is not None for text in part.head_texts)
 
@@ -312,11 +314,10 @@ def part_rows(first: TablePart, part: TablePart, rules: AcrossPagesRules = RULES
     row of data when the layout model set it apart as blocks; all of them body rows."""
     skip = header_skip(first, part, rules) or 0
     lead = _lead_row(first, part, rules)
-    cells = [GridCell(0, col, text) for col, text in enumerate(part.head_texts)] if lead else []
-    cells += [GridCell(c.row - skip + lead, c.col, c.text, c.rowspan, c.colspan)
-              for c in part.grid.cells if c.row >= skip]
-    cols = max(part.grid.cols, len(part.head_texts) if lead else 0)
-    return TableGrid(tuple(cells), part.grid.rows - skip + lead, cols)
+    grid = TableGrid(tuple(replace(c, row=c.row - skip, header=False)
+                           for c in part.grid.cells if c.row >= skip),
+                     part.grid.rows - skip, part.grid.cols)
+    return joined_grid([with_rows(TableGrid((), 0, 0), part.head_rows), grid]) if lead else grid
 
 
 def with_rows(grid: TableGrid, rows: tuple[tuple[str, ...], ...]) -> TableGrid:

@@ -120,6 +120,27 @@ def test_rows_the_layout_model_set_apart_at_the_break_are_kept_in_the_table():
     assert render_markdown(pages).count("item 20") == 1
 
 
+def test_two_rows_set_apart_above_the_next_part_join_it_but_two_columns_of_text_do_not():
+    def cell_block(x: float, texts: tuple[str, str]) -> Block:
+        lines = tuple(Line(t, Box(x, 80 + r * ROW, x + 12 * len(t), 100 + r * ROW))
+                      for r, t in enumerate(texts))
+        return Block(BlockKind.TEXT, Box(x, 80, max(ln.box.x1 for ln in lines), 100 + ROW), lines,
+                     " ".join(texts))
+
+    columns = (("item 20", "item 21"), ("60", "63"), ("80", "84"), ("100", "105"))
+    two_rows = [cell_block(x, texts) for x, texts in zip(COLUMNS, columns)]
+    pages = join_tables_across_pages([ending_page(),
+                                      page(2, *two_rows, table_block(data_rows(22, 4), 140))])
+    grid = read_table(tables(pages)[0].html)
+    assert grid.rows == 20 + 2 + 4
+    assert [c.text for c in grid.cells if c.row == 21] == ["item 21", "63", "84", "105"]
+    prose = [cell_block(100, ("Two columns of", "text above it.")),
+             cell_block(500, ("The other column", "of the text."))]
+    pages = join_tables_across_pages([ending_page(),
+                                      page(2, *prose, table_block(data_rows(22, 4), 140))])
+    assert not tables(pages)[0].table_pages
+
+
 def test_a_table_over_three_pages_is_one_table():
     middle = table_block(data_rows(20, 40), 80)
     pages = join_tables_across_pages([ending_page(), page(2, middle),

@@ -188,7 +188,8 @@ def make_row(rng: random.Random, words: list[str], table: Table) -> tuple[str, .
     return tuple(cells)
 
 
-def other_widths(rng: random.Random, words: list[str], table: Table, body_w: float) -> tuple[float, ...]:
+def other_widths(rng: random.Random, words: list[str], table: Table, body_w: float
+                 ) -> tuple[float, ...]:
     """As many columns at places clearly not the table's: every inner edge moved 25 pt or more."""
     edges = _edges(table.widths)
     for _ in range(200):
@@ -306,7 +307,8 @@ def generate(folder: Path, seed: int, count: int, scans: int = 0) -> list[dict]:
             truths.append(truth)
             if index < scans:
                 scan = folder / f"{name}-scan.pdf"
-                scanned_copy(folder / f"{name}.pdf", scan, rng)
+                # Its own generator: the digital documents are the same with or without scans.
+                scanned_copy(folder / f"{name}.pdf", scan, random.Random(f"{seed}-{name}"))
                 scan.with_suffix(".json").write_text(json.dumps(
                     {**truth, "name": scan.stem, "scanned": True}, indent=1), encoding="utf-8")
     return truths

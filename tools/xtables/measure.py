@@ -76,8 +76,9 @@ def scores(documents: list[dict]) -> dict:
     return {"documents": len(documents), "breaks": len(breaks),
             "true_joins": sum(b["truth"] for b in breaks), "joined": true_pos + false_pos,
             "precision": round(true_pos / (true_pos + false_pos), 4) if true_pos + false_pos
-            else 1.0,
-            "recall": round(true_pos / (true_pos + false_neg), 4) if true_pos + false_neg else 1.0,
+            else None,
+            "recall": round(true_pos / (true_pos + false_neg), 4) if true_pos + false_neg
+            else None,
             "found_recall": round(sum(b["joined"] for b in seen) / len(seen), 4) if seen
             else None,
             "rows_exact": round(sum(d["rows"] == d["truth_rows"] for d in joined_docs)
@@ -87,10 +88,18 @@ def scores(documents: list[dict]) -> dict:
 
 
 def summary(documents: list[dict]) -> dict:
-    """Scores over all documents, per kind of input (digital, scanned) and per family."""
+    """Scores over all documents of each kind (digital, scanned), then the digital ones by
+    family and by the table's rules (a full grid, journal rules, no lines at all)."""
     groups: dict[str, list[dict]] = {}
     for document in documents:
         kind = "scanned" if document["scanned"] else "digital"
         groups.setdefault(f"all {kind}", []).append(document)
-        groups.setdefault(f"{document['family']} {kind}", []).append(document)
-    return {name: scores(group) for name, group in sorted(groups.items())}
+    for document in documents:
+        if not document["scanned"]:
+            groups.setdefault(document["family"], []).append(document)
+    for document in documents:
+        if not document["scanned"]:
+            groups.setdefault(f"{document['style']} tables", []).append(document)
+    order = sorted(groups, key=lambda name: (not name.startswith("all"),
+                                             name.endswith("tables"), name))
+    return {name: scores(groups[name]) for name in order}

@@ -6,13 +6,14 @@ from collections.abc import Mapping
 
 
 def readme_markdown(results: Mapping) -> str:
+    """One row per group of documents; a figure with nothing to count (precision where nothing
+    was joined, recall where no table goes on) is left empty."""
     rows = ["| documents | page breaks | tables that go on | joined | precision | recall "
             "| recall where both parts were found as tables | joined tables with every row once |",
             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for name, row in results["summary"].items():
-        exact = "" if row["rows_exact"] is None else f"{row['rows_exact']:.3f}"
-        found = "" if row["found_recall"] is None else f"{row['found_recall']:.3f}"
+        figures = " | ".join("" if row[key] is None else f"{row[key]:.3f}" for key in
+                             ("precision", "recall", "found_recall", "rows_exact"))
         rows.append(f"| {name} ({row['documents']}) | {row['breaks']} | {row['true_joins']} "
-                    f"| {row['joined']} | {row['precision']:.3f} | {row['recall']:.3f} "
-                    f"| {found} | {exact} |")
+                    f"| {row['joined']} | {figures} |")
     return "\n".join(rows) + "\n"
