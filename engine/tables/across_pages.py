@@ -5,6 +5,7 @@ repeated header is dropped and the later parts are marked as continuations."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -13,7 +14,7 @@ from engine.export.cell_numbers import parse_number, uses_decimal_comma
 from engine.export.html_table import (GridCell, TableGrid, TableTooLarge, read_table,
                                       write_table)
 from engine.tables.across_pages_rules import RULES, AcrossPagesRules
-from engine.types import Block, BlockKind, PageResult
+from engine.types import Block, BlockKind, Line, PageResult
 
 SET_ASIDE = frozenset({BlockKind.HEADER, BlockKind.FOOTER, BlockKind.FOOTNOTE})
 """Blocks that do not end a table's page or start the next one: furniture and footnotes."""
@@ -66,14 +67,19 @@ def join_tables_across_pages(pages: list[PageResult], rules: AcrossPagesRules = 
     return pages
 
 
-def _body(page: PageResult) -> list[tuple[int, Block]]:
-    return [(i, b) for i, b in enumerate(page.blocks) if b.kind not in SET_ASIDE]
+def _body(page: PageResult, rules: AcrossPagesRules) -> list[tuple[int, Block]]:
+    """The page's blocks that end or open its body: not furniture or footnotes, nor a block
+    lying inside a table's box (a column of it the layout model set apart)."""
+    tables = [b.box for b in page.blocks if b.kind is BlockKind.TABLE]
+    return [(i, b) for i, b in enumerate(page.blocks) if b.kind not in SET_ASIDE and (
+        b.kind is BlockKind.TABLE
+        or not any(b.box.share_inside(box) >= rules.inside_table for box in tables))]
 
 
 def _last_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TablePart | None:
     """The page's table when it ends the page's body (or only its last rows, set apart as
     blocks, follow it) and reaches the page's foot."""
-    body = _body(page)
+    body = _body(page, rules)
     at = next((n for n in range(len(body) - 1, -1, -1)
                if body[n][1].kind is BlockKind.TABLE), None)
     if at is None:
@@ -96,7 +102,7 @@ def _last_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TablePa
 def _first_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TablePart | None:
     """The page's table when it opens the page's body (after a caption that says the table
     goes on, or its header row set apart as blocks) and starts at its head."""
-    body = [(i, b) for i, b in _body(page) if not (
+    body = [(i, b) for i, b in _body(page, rules) if not (
         b.kind is BlockKind.CAPTION and rules.continued_caption.search(b.text))]
     at = next((n for n, (_, b) in enumerate(body) if b.kind is BlockKind.TABLE), None)
     if at is None:
@@ -167,7 +173,10 @@ def _part(page: PageResult, index: int, block_index: int, head: tuple[int, ...],
     head_rows = _rows_of([page.blocks[i] for i in head])
     texts = head_rows[0] if head_rows else tuple(
         c.text for c in sorted(grid.cells, key=lambda c: c.col) if c.row == 0)
-    marks = line_marks(block, page.width)
+    # With the lines of a column the layout model set apart inside the table's box.
+    inside = [ln for b in page.blocks if b.kind is not BlockKind.TABLE
+              and b.box.share_inside(block.box) >= rules.inside_table for ln in b.lines]
+    marks = line_marks(block.lines + tuple(inside), page.width)
     return TablePart(index, block_index, grid, marks, column_edges(marks, grid.rows, rules),
                      head, head_rows, texts, tail, _rows_of([page.blocks[i] for i in tail]))
 
@@ -185,12 +194,12 @@ def without_empty_top(grid: TableGrid) -> TableGrid:
                      grid.rows - top, grid.cols)
 
 
-def line_marks(block: Block, page_width: int) -> tuple[tuple[float, float, float], ...]:
-    """Each horizontal line of the table as (left, right, middle), shares of the page's width."""
+def line_marks(lines: Iterable[Line], page_width: int) -> tuple[tuple[float, float, float], ...]:
+    """Each horizontal line of a table as (left, right, middle), shares of the page's width."""
     if page_width <= 0:
         return ()
     return tuple((ln.box.x0 / page_width, ln.box.x1 / page_width, ln.box.center_x / page_width)
-                 for ln in block.lines if not ln.vertical and not ln.slanted and ln.text.strip())
+                 for ln in lines if not ln.vertical and not ln.slanted and ln.text.strip())
 
 
 def column_edges(marks: tuple[tuple[float, float, float], ...], rows: int,
@@ -245,8 +254,9 @@ def _continues(pages: list[PageResult], chain: list[TablePart], part: TablePart,
         return False  # a header of its own, unlike the first part's: another table
     if part.grid.cols != first.grid.cols:
         # The table model split one part's cells differently: the same table only when its
-        # lines stand on the same columns, nearly all of them or under a repeated header.
-        return same_columns(last, part, rules.min_aligned_share if repeated
+        # lines stand on the same columns, nearly all of them or, under a repeated header,
+        # enough to tell the header did not repeat by chance.
+        return same_columns(last, part, rules.min_aligned_share_header if repeated
                             else rules.min_aligned_share_uneven)
     return repeated or same_columns(last, part, rules.min_aligned_share)
 

@@ -28,6 +28,12 @@ class AcrossPagesRules:
     min_aligned_share_uneven: float = 0.93
     """...and this share when the table model gave the two parts different column counts (it
     splits a row's cells differently now and then: the set's continued tables, 0.94-1.0)."""
+    min_aligned_share_header: float = 0.5
+    """...and this share when the header is repeated over different column counts: the header
+    says it is the same table (the set's such parts: 0.78-0.98)."""
+    inside_table: float = 0.9
+    """A block lying this much inside a table's box is a column of it that the layout model
+    set apart: it neither ends nor opens the page's body."""
     head_gap: float = 1.5
     """A row of one-line blocks at most this many of their heights above the table, and no
     further out to its sides, is its header row set apart by the layout model (headings)."""

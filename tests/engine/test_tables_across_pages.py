@@ -141,6 +141,19 @@ def test_two_rows_set_apart_above_the_next_part_join_it_but_two_columns_of_text_
     assert not tables(pages)[0].table_pages
 
 
+def test_a_column_set_apart_inside_the_table_neither_ends_its_page_nor_parts_it():
+    first = ending_page()
+    table = first.blocks[1]
+    last_column = [ln for ln in table.lines if ln.box.x0 == COLUMNS[-1]]
+    column = Block(BlockKind.TEXT, Box(COLUMNS[-1], table.box.y0, table.box.x1 - 10,
+                                       table.box.y1 - 10), tuple(last_column), "")
+    kept = tuple(ln for ln in table.lines if ln not in last_column)
+    first = replace(first, blocks=(first.blocks[0], replace(table, lines=kept),
+                                   first.blocks[2], column))
+    pages = join_tables_across_pages([first, page(2, table_block(data_rows(20, 6), 80))])
+    assert tables(pages)[0].table_pages == (1, 2)
+
+
 def test_a_table_over_three_pages_is_one_table():
     middle = table_block(data_rows(20, 40), 80)
     pages = join_tables_across_pages([ending_page(), page(2, middle),
