@@ -125,9 +125,9 @@ def _first_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TableP
 def _stray_row(blocks: list[tuple[int, Block]], table: Block, rules: AcrossPagesRules,
                above: bool) -> tuple[int, ...]:
     """The blocks next to the table (the end of `blocks` above it, the start below it) that
-    stand in one band touching it, inside its width, two or more: rows of the table that the
-    layout model set apart (above: a line each, its header or first row; or three blocks or
-    more, its first rows: two blocks of several lines may be two columns of text)."""
+    stand in one band touching it, inside its width: rows of the table that the layout model
+    set apart (two blocks of a line each, a header or a row; or three blocks or more of
+    several lines, rows: two blocks of several lines may be two columns of text)."""
     row: list[tuple[int, Block]] = []
     for i, block in (reversed(blocks) if above else blocks):
         box = block.box
@@ -142,7 +142,7 @@ def _stray_row(blocks: list[tuple[int, Block]], table: Block, rules: AcrossPages
                        < min(box.height, b.box.height) / 2 for _, b in row)):
             break
         row.append((i, block))
-    if len(row) < 2 or (above and len(row) < 3 and any(len(b.lines) > 1 for _, b in row)):
+    if len(row) < 2 or (len(row) < 3 and any(len(b.lines) > 1 for _, b in row)):
         return ()
     return tuple(sorted(i for i, _ in row))
 
