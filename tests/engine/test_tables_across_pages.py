@@ -190,6 +190,21 @@ def test_text_opening_the_next_page_or_a_table_ending_mid_page_keeps_tables_apar
         assert all(not b.table_pages for b in tables(join_tables_across_pages(pages)))
 
 
+def test_two_columns_of_text_under_a_table_are_not_its_last_rows():
+    first = ending_page(bottom=HEIGHT - 200)
+
+    def paragraph(x: float) -> Block:
+        lines = tuple(Line("some words of text", Box(x, HEIGHT - 190 + r * ROW, x + 300,
+                                                     HEIGHT - 170 + r * ROW)) for r in range(3))
+        return Block(BlockKind.TEXT, Box(x, HEIGHT - 190, x + 300, HEIGHT - 110), lines,
+                     "some words of text " * 3)
+
+    first = replace(first, blocks=first.blocks[:2] + (paragraph(100), paragraph(500))
+                    + first.blocks[2:])
+    pages = join_tables_across_pages([first, page(2, table_block(data_rows(20, 6), 80))])
+    assert not tables(pages)[0].table_pages
+
+
 def test_a_caption_saying_the_table_goes_on_does_not_part_it():
     pages = join_tables_across_pages([ending_page(), page(
         2, text_block("Table 1 (continued)", 50, BlockKind.CAPTION),
