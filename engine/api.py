@@ -24,7 +24,8 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "settings": ("Settings", "load_settings"),  # what an Engine is made from
     "engine.options": ("ConvertOptions", "TextMethod", "options_from_settings",
                        "parse_page_ranges", "parse_layout", "parse_method", "parse_languages",
-                       "LAYOUT_MODELS", "DEFAULT_DPI", "MIN_DPI", "MAX_DPI"),
+                       "LAYOUT_MODELS", "DEFAULT_DPI", "MIN_DPI", "MAX_DPI",
+                       "TablesAcrossPages", "parse_tables_across_pages"),
     "engine.export.formats": ("OutputFormat", "parse_formats", "format_flags",
                               "EXPORT_SUFFIXES", "ExportFailed"),
     # Results
@@ -124,8 +125,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.models.store import ModelStore, default_model_dir
     from engine.names import CONTROL_CHARACTERS
     from engine.options import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
-                                TextMethod, options_from_settings, parse_languages,
-                                parse_layout, parse_method, parse_page_ranges)
+                                TablesAcrossPages, TextMethod, options_from_settings,
+                                parse_languages, parse_layout, parse_method, parse_page_ranges,
+                                parse_tables_across_pages)
     from engine.output.content_list import content_list
     from engine.output.document_json import SCHEMA_VERSION, document_json
     from engine.output.markdown import html_table_to_gfm

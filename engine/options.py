@@ -15,6 +15,15 @@ class TextMethod(str, Enum):
     OCR = "ocr"
 
 
+class TablesAcrossPages(str, Enum):
+    """What becomes of a table that goes on at the head of the next page."""
+
+    JOIN = "join"
+    """One table on its first page (engine/tables/across_pages.py)."""
+    KEEP = "keep"
+    """One table per page, as each page shows it."""
+
+
 MIN_DPI = 50
 MAX_DPI = 600
 DEFAULT_DPI = 200
@@ -68,6 +77,10 @@ class ConvertOptions:
     languages: tuple[str, ...] = ()
     """Tesseract language codes the OCR reads every line with ("rus", "eng"), as Tesseract's
     `-l rus+eng`; empty: scripts found line by line (engine/ocr/script_reading.py)."""
+    tables_across_pages: TablesAcrossPages = TablesAcrossPages.JOIN
+    """A table that ends at the foot of a page and goes on at the head of the next (the same
+    columns, or its header repeated) is one table (join), or one per page (keep; the CLI's
+    --tables-across-pages keep)."""
 
     def __post_init__(self) -> None:
         if not MIN_DPI <= self.dpi <= MAX_DPI:
@@ -79,6 +92,9 @@ class ConvertOptions:
                                  "markdown.")
         if not isinstance(self.method, TextMethod):
             object.__setattr__(self, "method", parse_method(str(self.method)))
+        if not isinstance(self.tables_across_pages, TablesAcrossPages):
+            object.__setattr__(self, "tables_across_pages",
+                               parse_tables_across_pages(str(self.tables_across_pages)))
         unknown = [f for f in self.exports if f not in EXPORT_FORMATS]
         if unknown:
             raise InvalidOptions(f"{getattr(unknown[0], 'value', unknown[0])} is not an export "
@@ -103,6 +119,14 @@ def parse_method(value: str) -> TextMethod:
         return TextMethod(value)
     except ValueError:
         raise InvalidOptions(f"Unknown text method {value!r}; use auto, txt or ocr.") from None
+
+
+def parse_tables_across_pages(value: str) -> TablesAcrossPages:
+    try:
+        return TablesAcrossPages(value)
+    except ValueError:
+        raise InvalidOptions(f"Unknown choice {value!r} for tables across pages; use join or "
+                             "keep.") from None
 
 
 def parse_languages(spec: str) -> tuple[str, ...]:
@@ -151,6 +175,7 @@ def options_from_settings(settings, **overrides) -> ConvertOptions:
         keep_furniture=bool(settings.output.keep_furniture),
         inline_math=bool(settings.output.inline_math),
         dewarp=bool(settings.output.dewarp),
+        tables_across_pages=str(settings.output.tables_across_pages),
         layout_model=parse_layout(str(settings.model.layout)),
     )
     values.update(overrides)

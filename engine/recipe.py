@@ -1,6 +1,7 @@
 """The journey of a document, in one place: open it, choose its pages, run each page through
-PAGE_STAGES, set aside what repeats across pages, write the Markdown and commit every file at
-once. Adding a page stage is one line in PAGE_STAGES."""
+PAGE_STAGES, set aside what repeats across pages, join tables that go on over a page break,
+write the Markdown and commit every file at once. Adding a page stage is one line in
+PAGE_STAGES."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from engine.photo.stage import flatten_photo
 from engine.ocr.coverage import check_coverage
 from engine.ocr.handwriting import flag_handwriting
 from engine.ocr.stage import join_leaders, recognize_text, split_at_gutters
-from engine.options import ConvertOptions
+from engine.options import ConvertOptions, TablesAcrossPages
 from engine.output.content_list import content_list
 from engine.output.document_json import document_json
 from engine.output.markdown import render_markdown
@@ -36,6 +37,7 @@ from engine.page import PageOutcome, PageState, Stage
 from engine.structure.furniture import mark_furniture
 from engine.structure.headings import document_headings
 from engine.structure.stage import assemble_blocks, crop_figures, drop_line_number_gutter
+from engine.tables.across_pages import join_tables_across_pages
 from engine.tables.stage import recognize_tables
 from engine.types import DocumentResult, PageError, PageResult, Status, document_status
 
@@ -148,7 +150,10 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
                                          dict(result.timings_s)))
             check_cancel()
             if document.office is None:  # an Office document's headings are its styles'
-                pages = document_headings(mark_furniture(pages))
+                pages = mark_furniture(pages)                 # running heads set aside
+                if options.tables_across_pages is TablesAcrossPages.JOIN:
+                    pages = join_tables_across_pages(pages)   # a table going on: one table
+                pages = document_headings(pages)              # heading levels, whole document
             export_start = time.perf_counter()
             markdown = render_markdown(pages, options.table_format, options.keep_furniture)
             result = DocumentResult(path=str(source), kind=document.kind.value,

@@ -184,6 +184,17 @@ class Block:
     spans: tuple[Span, ...] = ()
     """The text as spans when it holds inline formulas (engine/formulas/inline.py); empty:
     `text` is plain text throughout."""
+    table_pages: tuple[int, ...] = ()
+    """A table joined across pages (engine/tables/across_pages.py): the pages it spans, this
+    block's page first; `html` then holds the rows of every part. Empty: a table on one page."""
+    continues_from_page: int = 0
+    """A later part of a table joined across pages: the page whose block holds the whole table.
+    The part keeps its own cells and lines (this page's searchable text) and is left out of the
+    Markdown, the content list and the exports. 0: not a continuation."""
+
+    @property
+    def is_continuation(self) -> bool:
+        return self.continues_from_page > 0
 
 
 class Status(str, Enum):

@@ -90,7 +90,10 @@ def create_app(service: Service) -> FastAPI:
                         layout: Literal["doclaynet", "cdla", "none"] | None = Form(None),
                         tables: Literal["html", "markdown"] | None = Form(None),
                         dpi: int | None = Form(None),
-                        keep_furniture: bool | None = Form(None)) -> dict[str, Any]:
+                        keep_furniture: bool | None = Form(None),
+                        tables_across_pages: Literal["join", "keep"] | None = Form(
+                            None, description="a table going on over a page break: one table "
+                            "(join, the default) or one per page (keep)")) -> dict[str, Any]:
         """One small input, answered when it is read: Markdown, the JSON export, the content
         list and the images, in one answer. Larger inputs go to /v1/jobs."""
         started = time.perf_counter()
@@ -155,7 +158,10 @@ def create_app(service: Service) -> FastAPI:
                              "comma-separated: md, json, content_list, pdf (searchable), docx, "
                              "xlsx, alto (ALTO 4 XML), hocr (md is always written)")),
                          dpi: int | None = Form(None),
-                         keep_furniture: bool | None = Form(None)) -> dict[str, Any]:
+                         keep_furniture: bool | None = Form(None),
+                         tables_across_pages: Literal["join", "keep"] | None = Form(
+                             None, description="a table going on over a page break: one table "
+                             "(join, the default) or one per page (keep)")) -> dict[str, Any]:
         """Queue one or more documents; answered at once with the job's id (202). Follow it
         with GET /v1/jobs/{id} or its events; fetch GET /v1/jobs/{id}/result when done."""
         fields = await _fields(request, allowed=set(OPTION_FIELDS) | set(FILE_FIELDS))

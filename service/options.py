@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from engine.api import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
-                        InvalidOptions, OutputFormat, TextMethod, options_from_settings,
-                        parse_layout, parse_method, parse_page_ranges)
+                        InvalidOptions, OutputFormat, TablesAcrossPages, TextMethod,
+                        options_from_settings, parse_layout, parse_method, parse_page_ranges,
+                        parse_tables_across_pages)
 
 FORMATS = ("md", "json", "content_list", "pdf", "docx", "xlsx", "alto", "hocr")
 """md, json and content_list as the CLI writes them; pdf (the searchable PDF), docx, xlsx,
@@ -17,8 +18,9 @@ alto and hocr are the exports of engine/export."""
 EXPORTS = ("pdf", "docx", "xlsx", "alto", "hocr")
 METHODS = tuple(m.value for m in TextMethod)
 TABLES = ("html", "markdown")
+TABLES_ACROSS_PAGES = tuple(t.value for t in TablesAcrossPages)
 OPTION_FIELDS = ("pages", "method", "layout", "tables", "formats", "dpi", "keep_furniture",
-                 "inline_math")
+                 "inline_math", "tables_across_pages")
 """Every form field a job may carry besides its files; any other field is refused."""
 FILE_FIELDS = ("files", "file", "paths")
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
@@ -36,6 +38,8 @@ class JobOptions:
     keep_furniture: bool
     inline_math: bool = True
     """Formulas inside running text as $...$; false keeps the text as the page spells it."""
+    tables_across_pages: str = TablesAcrossPages.JOIN.value
+    """join: a table going on at the head of the next page is one table; keep: one per page."""
 
     def page_numbers(self) -> tuple[int, ...] | None:
         return parse_page_ranges(self.pages) if self.pages else None
@@ -72,9 +76,12 @@ def parse_options(fields: Mapping[str, str | None], settings) -> JobOptions:
     dpi = _integer(fields, "dpi", DEFAULT_DPI)
     if not MIN_DPI <= dpi <= MAX_DPI:
         raise InvalidOptions(f"dpi: {dpi} is out of range; use {MIN_DPI} to {MAX_DPI}.")
+    across = _text(fields, "tables_across_pages") or TablesAcrossPages.JOIN.value
+    _named("tables_across_pages", parse_tables_across_pages, across)
     return JobOptions(pages=pages, method=method, layout=layout, tables=tables, formats=formats,
                       dpi=dpi, keep_furniture=_boolean(fields, "keep_furniture"),
-                      inline_math=_boolean(fields, "inline_math", default=True))
+                      inline_math=_boolean(fields, "inline_math", default=True),
+                      tables_across_pages=across)
 
 
 def convert_options(options: JobOptions, settings, stem: str,
@@ -90,6 +97,7 @@ def convert_options(options: JobOptions, settings, stem: str,
         overwrite=True,
         layout_model=parse_layout(options.layout), table_format=options.tables,
         keep_furniture=options.keep_furniture, inline_math=options.inline_math,
+        tables_across_pages=parse_tables_across_pages(options.tables_across_pages),
         write_content_list="content_list" in options.formats,
         exports=tuple(OutputFormat(f) for f in options.formats if f in EXPORTS))
 
@@ -148,4 +156,5 @@ def _formats(value: str | None, json_by_default: bool) -> tuple[str, ...]:
 def describe_choices() -> dict[str, Any]:
     """For the API documentation."""
     return {"method": list(METHODS), "layout": list(LAYOUT_MODELS), "tables": list(TABLES),
+            "tables_across_pages": list(TABLES_ACROSS_PAGES),
             "formats": list(FORMATS), "dpi": [MIN_DPI, MAX_DPI]}

@@ -33,6 +33,11 @@ class TableFormat(StrEnum):
     MARKDOWN = "markdown"
 
 
+class TablesAcrossPages(StrEnum):
+    JOIN = "join"  # a table going on at the head of the next page is one table
+    KEEP = "keep"  # one table per page
+
+
 class Language(StrEnum):
     EN = "en"
     ZH_CN = "zh_CN"
@@ -63,6 +68,7 @@ class OutputSettings:
     keep_furniture: bool  # running headers, footers and page numbers kept in the Markdown
     inline_math: bool  # formulas inside running text written as $...$
     dewarp: bool  # photographed pages straightened (outline, perspective, curl) before reading
+    tables_across_pages: TablesAcrossPages
 
 
 @dataclass(frozen=True)
@@ -256,6 +262,7 @@ FIELDS: dict[str, FieldSpec] = {
         FieldSpec("output.keep_furniture", False, "true, false", _parse_bool),
         FieldSpec("output.inline_math", True, "true, false", _parse_bool),
         FieldSpec("output.dewarp", True, "true, false", _parse_bool),
+        _enum_field("output.tables_across_pages", TablesAcrossPages, TablesAcrossPages.JOIN),
         _enum_field("ui.language", Language, Language.SYSTEM),
         FieldSpec("device.calibration", None, "a JSON object, or null", _parse_object),
         FieldSpec(

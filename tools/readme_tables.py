@@ -31,6 +31,7 @@ from tools.structure import readme as structure_readme
 from tools.mathset import readme as mathset_readme
 from tools.officeset import readme as officeset_readme
 from tools.uishots import readme as uishots_readme
+from tools.xtables import readme as xtables_readme
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_README = REPO_ROOT / "README.md"
@@ -47,6 +48,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
     "officeset": ("officeset.json", officeset_readme.readme_markdown),
+    "xtables": ("xtables.json", xtables_readme.readme_markdown),
 }
 
 _BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"

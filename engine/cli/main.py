@@ -20,9 +20,9 @@ from engine.cli.stopping import StopRequests, Stopped, mupdf_quiet
 from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
 from engine.export.formats import EXPORT_SUFFIXES, format_flags, parse_formats
-from engine.types import Status
 from engine.options import (options_from_settings, parse_languages, parse_layout,
-                            parse_method, parse_page_ranges)
+                            parse_method, parse_page_ranges, parse_tables_across_pages)
+from engine.types import Status
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -66,6 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--tables", choices=["html", "markdown"],
                          help="table output (default: the output.table_format setting); markdown "
                               "= GFM pipe tables where no cell is merged")
+    convert.add_argument("--tables-across-pages", choices=("join", "keep"),
+                         help="a table that goes on at the head of the next page (same columns, "
+                              "or its header repeated): one table (join) or one per page (keep) "
+                              "(default: the output.tables_across_pages setting, join)")
     convert.add_argument("--keep-furniture", action=argparse.BooleanOptionalAction,
                          help="keep running headers, footers and page numbers (default: the "
                               "output.keep_furniture setting, off)")
@@ -231,6 +235,8 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
             flags["keep_furniture"] = args.keep_furniture
         if args.lang:
             flags["languages"] = parse_languages(args.lang)
+        if args.tables_across_pages:
+            flags["tables_across_pages"] = parse_tables_across_pages(args.tables_across_pages)
         options = options_from_settings(
             settings, output_dir=args.output,
             pages=parse_page_ranges(args.pages) if args.pages else None,

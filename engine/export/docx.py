@@ -153,7 +153,7 @@ def docx_markdown(result: DocumentResult, table_format: str = "html") -> tuple[s
     for page in result.pages:
         blocks = page.blocks
         for i, block in enumerate(blocks):
-            if block.kind not in (BlockKind.FIGURE, BlockKind.TABLE):
+            if block.kind not in (BlockKind.FIGURE, BlockKind.TABLE) or block.is_continuation:
                 continue
             rendered = render_block(block, table_format).strip()
             if not rendered or rendered not in markdown:

@@ -1,8 +1,9 @@
-"""Our tables' HTML read back into a grid: each cell's text, place and spans, as spreadsheets and
-word processors need them."""
+"""Our tables' HTML read back into a grid (each cell's text, place and spans, as spreadsheets and
+word processors need them) and a grid written as our HTML again."""
 
 from __future__ import annotations
 
+import html as html_lib
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
@@ -119,3 +120,31 @@ def read_table(html: str) -> TableGrid:
             col += colspan
             cols = max(cols, col)
     return TableGrid(tuple(cells), len(rows), cols)
+
+
+def write_table(grid: TableGrid) -> str:
+    """The grid as our table HTML (engine/tables/recognizer.render_html's shape): the leading
+    rows whose every cell is a header in `<thead>`, the rest in `<tbody>`, spans as attributes,
+    line breaks inside a cell as `<br>`; read_table gives the same grid back."""
+    by_row: list[list[GridCell]] = [[] for _ in range(grid.rows)]
+    for cell in grid.cells:
+        by_row[cell.row].append(cell)
+    head_rows = 0
+    while head_rows < grid.rows and by_row[head_rows] and all(c.header for c in by_row[head_rows]):
+        head_rows += 1
+
+    def row_html(row: list[GridCell], in_head: bool) -> str:
+        parts = []
+        for cell in sorted(row, key=lambda c: c.col):
+            tag = "th" if cell.header and not in_head else "td"
+            spans = "".join(f' {name}="{value}"' for name, value in
+                            (("rowspan", cell.rowspan), ("colspan", cell.colspan)) if value > 1)
+            text = "<br>".join(html_lib.escape(part, quote=False)
+                               for part in cell.text.split("\n"))
+            parts.append(f"<{tag}{spans}>{text}</{tag}>")
+        return "<tr>" + "".join(parts) + "</tr>"
+
+    head = "".join(row_html(row, True) for row in by_row[:head_rows])
+    body = "".join(row_html(row, False) for row in by_row[head_rows:])
+    return (f"<table>{f'<thead>{head}</thead>' if head else ''}"
+            f"{f'<tbody>{body}</tbody>' if body else ''}</table>")

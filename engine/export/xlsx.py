@@ -50,15 +50,22 @@ class PageTable:
     block: Block
     caption: str
 
+    @property
+    def pages_label(self) -> str:
+        """'3', or '3-4' for a table joined across pages."""
+        pages = self.block.table_pages
+        return f"{pages[0]}-{pages[-1]}" if len(pages) > 1 else str(self.page_number)
+
 
 def document_tables(result: DocumentResult) -> list[PageTable]:
     """Every table of the document in reading order, with the caption next to it (the caption
-    block just before or after the table on the same page)."""
+    block just before or after the table on the same page); a table joined across pages is one
+    table, on its first page."""
     tables: list[PageTable] = []
     for page in result.pages:
         blocks = page.blocks
         for i, block in enumerate(blocks):
-            if block.kind is not BlockKind.TABLE:
+            if block.kind is not BlockKind.TABLE or block.is_continuation:
                 continue
             caption = ""
             for j in (i - 1, i + 1):
@@ -70,13 +77,14 @@ def document_tables(result: DocumentResult) -> list[PageTable]:
 
 
 def sheet_name(table: PageTable, taken: set[str]) -> str:
-    """'p3 Table 2. Yields' cut to Excel's 31 characters, without the characters Excel
-    forbids, unique in the workbook (compared without case, as Excel does)."""
+    """'p3 Table 2. Yields' ('p3-4 ...' across pages) cut to Excel's 31 characters, without
+    the characters Excel forbids, unique in the workbook (compared without case, as Excel
+    does)."""
     label = table.caption or f"table {table.index}"
     short = _CAPTION_LABEL.match(label)
     if short:  # "Table 2: Yields by crop" is known as Table 2
         label = short.group(0)
-    base = _SHEET_FORBIDDEN.sub(" ", f"p{table.page_number} {label}")
+    base = _SHEET_FORBIDDEN.sub(" ", f"p{table.pages_label} {label}")
     base = " ".join(base.split()).strip("'") or f"table {table.index}"
     name = base[:SHEET_NAME_CHARS].rstrip()
     number = 2
@@ -99,7 +107,7 @@ def build_xlsx(result: DocumentResult) -> tuple[bytes, tuple[str, ...]]:
     taken: set[str] = set()
     notes: list[str] = []
     for table in tables:
-        where = f"table {table.index} (page {table.page_number})"
+        where = f"table {table.index} (page {table.pages_label})"
         if not table.block.html:
             notes.append(f"{where} of {name} could not be read as cells (it is kept as an "
                          "image in the Markdown); it is not in the .xlsx.")
@@ -123,6 +131,11 @@ def build_xlsx(result: DocumentResult) -> tuple[bytes, tuple[str, ...]]:
     return _fixed_times(buffer.getvalue()), tuple(notes)
 
 
+def _pages_words(table: PageTable) -> str:
+    label = table.pages_label
+    return f"pages {label}" if "-" in label else f"page {label}"
+
+
 def _document_name(result: DocumentResult) -> str:
     return result.path.replace("\\", "/").rsplit("/", 1)[-1]
 
@@ -139,7 +152,7 @@ def _too_large(grid: TableGrid) -> str:
 
 def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
     title = sheet.cell(row=1, column=1, value=table.caption or
-                       f"Table {table.index} (page {table.page_number})")
+                       f"Table {table.index} ({_pages_words(table)})")
     title.font = Font(bold=True)
     if right_to_left([title.value]):
         title.alignment = Alignment(readingOrder=RIGHT_TO_LEFT_READING)

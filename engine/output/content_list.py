@@ -27,6 +27,8 @@ def content_list(pages: list[PageResult] | tuple[PageResult, ...]) -> list[dict[
                       "stage": error.stage, "error": error.kind, "text": error.message}
                      for error in page.errors)
         for block in page.blocks:
+            if block.is_continuation:  # its rows are in the table on an earlier page
+                continue
             entry = _entry(block)
             if entry is None:
                 continue

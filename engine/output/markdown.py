@@ -147,6 +147,8 @@ def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_form
         for block in page.blocks:
             if block.kind in FURNITURE and not keep_furniture:
                 continue
+            if block.is_continuation:  # its rows are in the table on an earlier page
+                continue
             if blocks and _continues(blocks[-1], block):
                 merged = join_lines([blocks[-1].text, block.text])
                 spans = ((blocks[-1].spans or (Span(blocks[-1].text),)) + (Span(" "),)

@@ -80,3 +80,12 @@ def test_cli_reading_flags_default_to_the_settings():
     given = parse(["convert", "a.pdf", "-o", "out", "--no-keep-furniture", "--inline-math", "on"])
     assert (given.keep_furniture, given.inline_math) == (False, "on")
     assert parse(["convert", "a.pdf", "-o", "out", "--keep-furniture"]).keep_furniture is True
+
+
+def test_tables_across_pages_are_a_closed_choice():
+    from engine.options import TablesAcrossPages
+
+    assert ConvertOptions().tables_across_pages is TablesAcrossPages.JOIN
+    assert ConvertOptions(tables_across_pages="keep").tables_across_pages is TablesAcrossPages.KEEP
+    with pytest.raises(InvalidOptions, match="use join or keep"):
+        ConvertOptions(tables_across_pages="split")

@@ -36,6 +36,7 @@ def post_job(client, data=None, files=None):
     ("pages", "one", ("pages", "one")),
     ("formats", "md,rtf", ("formats", "rtf", "content_list", "xlsx")),
     ("keep_furniture", "maybe", ("keep_furniture",)),
+    ("tables_across_pages", "split", ("tables_across_pages", "join", "keep")),
 ])
 def test_a_wrong_option_value_is_named(client, inputs, field, value, words):
     with open(inputs["png"], "rb") as fh:

@@ -97,6 +97,20 @@ def test_inline_math_is_on_unless_a_job_turns_it_off(settings):
     assert type(off).from_json(stored).inline_math
 
 
+def test_tables_across_pages_are_joined_unless_a_job_keeps_them_apart(settings):
+    from engine.options import TablesAcrossPages
+
+    joined = parse_options({}, settings)
+    assert convert_options(joined, settings, "memo").tables_across_pages is TablesAcrossPages.JOIN
+    kept = parse_options({"tables_across_pages": "keep"}, settings)
+    assert convert_options(kept, settings, "memo").tables_across_pages is TablesAcrossPages.KEEP
+    with pytest.raises(InvalidOptions, match="tables_across_pages: Unknown choice 'split'"):
+        parse_options({"tables_across_pages": "split"}, settings)
+    # a job stored before the option existed joins them
+    stored = {k: v for k, v in kept.to_json().items() if k != "tables_across_pages"}
+    assert type(kept).from_json(stored).tables_across_pages == "join"
+
+
 @pytest.mark.parametrize("raw, name", [("../../etc/passwd", "passwd"), ("C:\\x\\a.pdf", "a.pdf"),
                                        ("", "upload"), ("..", "upload"), ("a\x00b.pdf", "a_b.pdf"),
                                        ("x" * 300 + ".pdf", "x" * 116 + ".pdf")])
