@@ -37,7 +37,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.events": ("DocumentStarted", "PageProgress", "PageDone", "ModelDownloadProgress",
                       "DeviceDecided", "Event", "EventCallback", "ignore_event"),
     # Errors
-    "engine.errors": ("PaperlensError", "UnsupportedInput", "CorruptDocument",
+    "engine.errors": ("PaperlensError", "UnsupportedInput", "UnsafeInput", "CorruptDocument",
                       "PasswordRequired", "WrongPassword", "ModelUnavailable",
                       "ModelIntegrityError", "OutputNotWritable", "Cancelled",
                       "InvalidOptions", "DocumentFailed", "PageTooLarge",
@@ -108,7 +108,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.errors import (Cancelled, ClusterUnavailable, CorruptDocument, DocumentFailed,
                                InvalidOptions, ModelIntegrityError, ModelUnavailable,
                                OutputNotWritable, PageTooLarge, PaperlensError,
-                               PasswordRequired, UnsupportedInput, WorkerLost, WrongPassword)
+                               PasswordRequired, UnsafeInput, UnsupportedInput, WorkerLost,
+                               WrongPassword)
     from engine.events import (DeviceDecided, DocumentStarted, Event, EventCallback,
                                ModelDownloadProgress, PageDone, PageProgress, ignore_event)
     from engine.events import Warning as WarningEvent

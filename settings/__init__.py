@@ -3,17 +3,13 @@
 from settings.errors import InvalidSetting, SettingsError, UnknownSetting
 from settings.locations import (config_path, default_model_dir, user_cache_dir, user_config_dir,
                                 user_data_dir)
+from settings.choices import Device, Language, LayoutModel, TableFormat, TablesAcrossPages
 from settings.schema import (
-    Device,
     DeviceSettings,
-    Language,
-    LayoutModel,
     ModelSettings,
     Origin,
     OutputSettings,
     Settings,
-    TableFormat,
-    TablesAcrossPages,
     UiSettings,
     WatchedFolder,
     WatchSettings,

@@ -12,36 +12,9 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
+from settings.choices import Device, Language, LayoutModel, TableFormat, TablesAcrossPages
 from settings.errors import InvalidSetting, SettingsError, UnknownSetting
 from settings.locations import expand_path
-
-
-class Device(StrEnum):
-    CPU = "cpu"
-    GPU = "gpu"
-    AUTO = "auto"
-
-
-class LayoutModel(StrEnum):
-    DOCLAYNET = "doclaynet"
-    CDLA = "cdla"
-    NONE = "none"  # paragraphs by geometry only, as the CLI's --layout none
-
-
-class TableFormat(StrEnum):
-    HTML = "html"
-    MARKDOWN = "markdown"
-
-
-class TablesAcrossPages(StrEnum):
-    JOIN = "join"  # a table going on at the head of the next page is one table
-    KEEP = "keep"  # one table per page
-
-
-class Language(StrEnum):
-    EN = "en"
-    ZH_CN = "zh_CN"
-    SYSTEM = "system"
 
 
 class Origin(StrEnum):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -131,3 +133,20 @@ def test_a_schema_change_comes_with_a_new_schema_version():
     # Versions only go up, and the current one is the newest.
     assert sorted(recorded, key=_version_key) == list(recorded)
     assert list(recorded)[-1] == SCHEMA_VERSION
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_the_folder_check_passes_over_a_named_pipe(tmp_path):
+    """A test's named pipe called settings.json is not read (opening it would block)."""
+    from tools.json_schemas import check_folder
+
+    os.mkfifo(tmp_path / "settings.json")
+    (tmp_path / "broken.json").write_text("{", encoding="utf-8")
+    found: list = []
+    reader = threading.Thread(target=lambda: found.append(check_folder(tmp_path)), daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    if reader.is_alive():
+        os.close(os.open(tmp_path / "settings.json", os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("the folder check blocked on a named pipe")
+    assert found == [[]]
