@@ -37,8 +37,9 @@ class HeadingRules:
     """Set this much larger than the body, it stands out without being bold."""
     same_size: float = 0.06
     """Two headings within this share of each other's size are one style."""
-    title_size: float = 1.2
-    """An unnumbered heading this much larger than every numbered one is the title."""
+    title_size: float = 1.15
+    """An unnumbered heading this much larger than every other heading is the title (LaTeX's
+    article sets its title 1.2 times its section titles, at every class size)."""
 
 
 RULES = HeadingRules()
@@ -99,16 +100,44 @@ def document_headings(pages: list[PageResult], rules: HeadingRules = RULES) -> l
         if depth:
             key = (_size(block), _bold(block))
             styles[key] = min(styles.get(key, 9), depth + 1)
-    numbered_top = max((size for size, _ in styles), default=0.0)
+    unnumbered = [_size(b) for b in headings if not numbering_depth(b.text)]
+    title = _title(headings, rules)
+
+    def same(size: float, other: float) -> bool:
+        return abs(size - other) <= rules.same_size * max(size, other)
 
     def style_level(block: Block) -> int | None:
         size, bold = _size(block), _bold(block)
         for (other, other_bold), level in styles.items():
-            if bold == other_bold and abs(size - other) <= rules.same_size * max(size, other):
+            if bold == other_bold and same(size, other):
                 return level
         return None
 
-    titled = False
+    def below_numbered(block: Block) -> int | None:
+        """An unnumbered style smaller than a numbered one, after a numbered heading: below
+        it, ranked by size among the unnumbered styles between it and the next smaller
+        numbered style. Before any numbered heading it has no section to be under."""
+        size = _size(block)
+        if not numbered_seen:
+            return None
+        above = [(other, level) for (other, _), level in styles.items()
+                 if other > size and not same(size, other)]
+        if not above:
+            return None
+        anchor, level = min(above)
+        floor = max((other for other, _ in styles if other < size and not same(size, other)),
+                    default=0.0)
+        between = sorted(u for u in unnumbered if floor < u < anchor and not same(u, anchor))
+        larger_styles, last = 0, None  # unnumbered styles set larger than this one
+        for other in reversed(between):
+            if other <= size or same(other, size):
+                break
+            if last is None or not same(other, last):
+                larger_styles += 1
+            last = other
+        return level + 1 + larger_styles
+
+    titled = numbered_seen = False
     result = []
     for page, blocks in zip(pages, promoted):
         leveled = []
@@ -117,15 +146,28 @@ def document_headings(pages: list[PageResult], rules: HeadingRules = RULES) -> l
                 leveled.append(block)
                 continue
             depth = numbering_depth(block.text)
-            size = _size(block)
-            if not depth and not titled and (block.kind is BlockKind.TITLE or (
-                    numbered_top and size > rules.title_size * numbered_top)):
+            numbered_seen = numbered_seen or bool(depth)
+            if block is title or (title is None and not depth and not titled
+                                  and block.kind is BlockKind.TITLE):
                 titled = True
                 leveled.append(replace(block, kind=BlockKind.TITLE, level=1))
                 continue
             # Numbered: by depth. Unnumbered: the level of the numbered headings it looks like,
-            # else what its page made of it, below the title.
-            level = depth + 1 if depth else style_level(block) or max(2, block.level or 2)
+            # else below the numbered style just larger, else what its page made of it, below
+            # the title.
+            level = depth + 1 if depth else (style_level(block) or below_numbered(block)
+                                             or max(2, block.level or 2))
             leveled.append(replace(block, kind=BlockKind.SECTION_HEADER, level=min(6, level)))
         result.append(replace(page, blocks=tuple(leveled)))
     return result
+
+
+def _title(headings: list[Block], rules: HeadingRules) -> Block | None:
+    """The document's first heading when it is unnumbered and set larger than every other
+    heading by `title_size`: its title, whatever its page's layout called it."""
+    first = headings[0]
+    size = _size(first)
+    if numbering_depth(first.text) or not all(
+            size >= rules.title_size * _size(other) for other in headings[1:]):
+        return None
+    return first
