@@ -77,6 +77,46 @@ def test_a_large_unnumbered_heading_over_numbered_sections_is_the_title():
         ("section_header", "2. Pythagorean Theorem", 2)]
 
 
+def test_the_first_heading_set_well_above_the_rest_is_the_title_whatever_the_layout_said():
+    body = "Body text of the section, long enough to be a paragraph of its own."
+    # LaTeX's article: \\LARGE title over \\Large sections, 1.2 times; the layout said header
+    latex = [_page(1, _block(BlockKind.SECTION_HEADER, "On Levels", 17.28, False, level=2),
+                   _block(BlockKind.SECTION_HEADER, "1 Introduction", 14.4, True, level=2),
+                   _block(BlockKind.TEXT, body, 10.95, False)),
+             _page(2, _block(BlockKind.SECTION_HEADER, "1.1 Background", 12, True, level=2),
+                   _block(BlockKind.TEXT, body, 10.95, False))]
+    assert _levels(document_headings(latex)) == [
+        ("title", "On Levels", 1), ("section_header", "1 Introduction", 2),
+        ("section_header", "1.1 Background", 3)]
+    # unnumbered headings only: the first, far larger, is the title; the rest keep their level
+    plain = [_page(1, _block(BlockKind.SECTION_HEADER, "A Page Title", 16, True, level=2),
+                   _block(BlockKind.SECTION_HEADER, "A Section", 12, True, level=2),
+                   _block(BlockKind.TEXT, body, 10.5, False))]
+    assert [level for _, _, level in _levels(document_headings(plain))] == [1, 2]
+    # a large headline that is not the first heading is no title
+    sheet = [_page(1, _block(BlockKind.SECTION_HEADER, "A Story", 30, True, level=2),
+                   _block(BlockKind.SECTION_HEADER, "The Lead Story", 60, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False))]
+    assert [kind for kind, _, _ in _levels(document_headings(sheet))] == ["section_header"] * 2
+
+
+def test_unnumbered_headings_smaller_than_a_numbered_one_sit_below_it_by_size():
+    body = "Body text of the section, long enough to be a paragraph of its own."
+    pages = [_page(1, _block(BlockKind.SECTION_HEADER, "Abstract", 10, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False),
+                   _block(BlockKind.SECTION_HEADER, "9.6 Barriers", 15, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False),
+                   _block(BlockKind.SECTION_HEADER, "Example 9.9", 10, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False),
+                   _block(BlockKind.SECTION_HEADER, "Exercises", 11, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False)),
+             _page(2, _block(BlockKind.SECTION_HEADER, "Note", 9.5, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False))]
+    assert [(text, level) for _, text, level in _levels(document_headings(pages))] == [
+        ("Abstract", 2),  # before any numbered heading: under no section
+        ("9.6 Barriers", 3), ("Example 9.9", 5), ("Exercises", 4), ("Note", 5)]
+
+
 @pytest.mark.model
 def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
     doc = pymupdf.open()
@@ -98,6 +138,8 @@ def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
     doc.save(tmp_path / "levels.pdf")
     engine.convert(str(tmp_path / "levels.pdf"), ConvertOptions(output_dir=str(tmp_path)))
     markdown = (tmp_path / "levels.md").read_text()
+    assert [line for line in markdown.splitlines() if line.startswith("# ")] == [
+        "# A Study of Levels"]  # the title is level 1 once, the second page's sections below it
     for heading in ("# A Study of Levels", "## 1 Introduction", "### 1.1 Background",
                     "#### 1.1.1 Earlier work", "## 2 Methods", "### 2.1 Samples",
                     "#### 2.1.1 Storage"):

@@ -45,8 +45,9 @@ class HeadingScore:
             "same_level": sum(self.truth[t][0] == self.predicted[p][0] for t, p in self.pairs),
             "missed": [text for index, (_, text) in enumerate(self.truth)
                        if index not in {t for t, _ in self.pairs}],
-            "wrong_level": [[self.truth[t][1], self.truth[t][0], self.predicted[p][0]]
-                            for (t, p), (tr, pr) in zip(self.pairs, ranked) if tr != pr],
+            "wrong_level": [[self.truth[t][1], truth_rank, predicted_rank]  # ranks
+                            for (t, _), (truth_rank, predicted_rank) in zip(self.pairs, ranked)
+                            if truth_rank != predicted_rank],
         }
 
 
