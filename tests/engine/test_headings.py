@@ -117,6 +117,32 @@ def test_unnumbered_headings_smaller_than_a_numbered_one_sit_below_it_by_size():
         ("9.6 Barriers", 3), ("Example 9.9", 5), ("Exercises", 4), ("Note", 5)]
 
 
+def test_a_heading_the_layout_cut_in_two_is_one_and_a_sentence_end_is_no_heading():
+    body = "Body text of the story, long enough to be a paragraph of its own."
+    pages = [_page(1, _block(BlockKind.SECTION_HEADER, "Unfreeze all objects in the", 49, True,
+                             y=100, level=2),
+                   _block(BlockKind.SECTION_HEADER, "permanent generation", 49, True, y=155,
+                          level=2),
+                   _block(BlockKind.TEXT, body, 20, False, y=230),
+                   _block(BlockKind.SECTION_HEADER, "a dictionary).", 20, False, y=260, level=2),
+                   _block(BlockKind.TEXT, "Make the current process the leader of its", 25,
+                          True, y=300),
+                   _block(BlockKind.SECTION_HEADER, "group", 25, True, y=330, level=2),
+                   _block(BlockKind.TEXT, body, 20, False, y=370),
+                   # one style, but far apart: two headings
+                   _block(BlockKind.SECTION_HEADER, "Exception for unavailable methods", 25,
+                          True, y=420, level=2),
+                   _block(BlockKind.SECTION_HEADER, "Find the module", 25, True, y=600,
+                          level=2))]
+    result = document_headings(pages)
+    assert [text for _, text, _ in _levels(result)] == [
+        "Unfreeze all objects in the permanent generation",
+        "Make the current process the leader of its group",
+        "Exception for unavailable methods", "Find the module"]
+    fragment = [b for b in result[0].blocks if b.text == "a dictionary)."]
+    assert [b.kind for b in fragment] == [BlockKind.TEXT]
+
+
 @pytest.mark.model
 def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
     doc = pymupdf.open()
