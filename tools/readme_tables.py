@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from tools.bench import readme as bench_readme
+from tools.headings import readme as headings_readme
 from tools.peers import report as peers_report
 from tools.photos import readme as photos_readme
 from tools.scripts import readme as scripts_readme
@@ -49,6 +50,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
     "officeset": ("officeset.json", officeset_readme.readme_markdown),
     "xtables": ("xtables.json", xtables_readme.readme_markdown),
+    "headings": ("headings.json", headings_readme.readme_markdown),
 }
 
 _BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"

@@ -77,6 +77,72 @@ def test_a_large_unnumbered_heading_over_numbered_sections_is_the_title():
         ("section_header", "2. Pythagorean Theorem", 2)]
 
 
+def test_the_first_heading_set_well_above_the_rest_is_the_title_whatever_the_layout_said():
+    body = "Body text of the section, long enough to be a paragraph of its own."
+    # LaTeX's article: \\LARGE title over \\Large sections, 1.2 times; the layout said header
+    latex = [_page(1, _block(BlockKind.SECTION_HEADER, "On Levels", 17.28, False, level=2),
+                   _block(BlockKind.SECTION_HEADER, "1 Introduction", 14.4, True, level=2),
+                   _block(BlockKind.TEXT, body, 10.95, False)),
+             _page(2, _block(BlockKind.SECTION_HEADER, "1.1 Background", 12, True, level=2),
+                   _block(BlockKind.TEXT, body, 10.95, False))]
+    assert _levels(document_headings(latex)) == [
+        ("title", "On Levels", 1), ("section_header", "1 Introduction", 2),
+        ("section_header", "1.1 Background", 3)]
+    # unnumbered headings only: the first, far larger, is the title; the rest keep their level
+    plain = [_page(1, _block(BlockKind.SECTION_HEADER, "A Page Title", 16, True, level=2),
+                   _block(BlockKind.SECTION_HEADER, "A Section", 12, True, level=2),
+                   _block(BlockKind.TEXT, body, 10.5, False))]
+    assert [level for _, _, level in _levels(document_headings(plain))] == [1, 2]
+    # a large headline that is not the first heading is no title
+    sheet = [_page(1, _block(BlockKind.SECTION_HEADER, "A Story", 30, True, level=2),
+                   _block(BlockKind.SECTION_HEADER, "The Lead Story", 60, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False))]
+    assert [kind for kind, _, _ in _levels(document_headings(sheet))] == ["section_header"] * 2
+
+
+def test_unnumbered_headings_smaller_than_a_numbered_one_sit_below_it_by_size():
+    body = "Body text of the section, long enough to be a paragraph of its own."
+    pages = [_page(1, _block(BlockKind.SECTION_HEADER, "Abstract", 10, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False),
+                   _block(BlockKind.SECTION_HEADER, "9.6 Barriers", 15, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False),
+                   _block(BlockKind.SECTION_HEADER, "Example 9.9", 10, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False),
+                   _block(BlockKind.SECTION_HEADER, "Exercises", 11, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False)),
+             _page(2, _block(BlockKind.SECTION_HEADER, "Note", 9.5, True, level=2),
+                   _block(BlockKind.TEXT, body, 10, False))]
+    assert [(text, level) for _, text, level in _levels(document_headings(pages))] == [
+        ("Abstract", 2),  # before any numbered heading: under no section
+        ("9.6 Barriers", 3), ("Example 9.9", 5), ("Exercises", 4), ("Note", 5)]
+
+
+def test_a_heading_the_layout_cut_in_two_is_one_and_a_sentence_end_is_no_heading():
+    body = "Body text of the story, long enough to be a paragraph of its own."
+    pages = [_page(1, _block(BlockKind.SECTION_HEADER, "Unfreeze all objects in the", 49, True,
+                             y=100, level=2),
+                   _block(BlockKind.SECTION_HEADER, "permanent generation", 49, True, y=155,
+                          level=2),
+                   _block(BlockKind.TEXT, body, 20, False, y=230),
+                   _block(BlockKind.SECTION_HEADER, "a dictionary).", 20, False, y=260, level=2),
+                   _block(BlockKind.TEXT, "Make the current process the leader of its", 25,
+                          True, y=300),
+                   _block(BlockKind.SECTION_HEADER, "group", 25, True, y=330, level=2),
+                   _block(BlockKind.TEXT, body, 20, False, y=370),
+                   # one style, but far apart: two headings
+                   _block(BlockKind.SECTION_HEADER, "Exception for unavailable methods", 25,
+                          True, y=420, level=2),
+                   _block(BlockKind.SECTION_HEADER, "Find the module", 25, True, y=600,
+                          level=2))]
+    result = document_headings(pages)
+    assert [text for _, text, _ in _levels(result)] == [
+        "Unfreeze all objects in the permanent generation",
+        "Make the current process the leader of its group",
+        "Exception for unavailable methods", "Find the module"]
+    fragment = [b for b in result[0].blocks if b.text == "a dictionary)."]
+    assert [b.kind for b in fragment] == [BlockKind.TEXT]
+
+
 @pytest.mark.model
 def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
     doc = pymupdf.open()
@@ -98,6 +164,8 @@ def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
     doc.save(tmp_path / "levels.pdf")
     engine.convert(str(tmp_path / "levels.pdf"), ConvertOptions(output_dir=str(tmp_path)))
     markdown = (tmp_path / "levels.md").read_text()
+    assert [line for line in markdown.splitlines() if line.startswith("# ")] == [
+        "# A Study of Levels"]  # the title is level 1 once, the second page's sections below it
     for heading in ("# A Study of Levels", "## 1 Introduction", "### 1.1 Background",
                     "#### 1.1.1 Earlier work", "## 2 Methods", "### 2.1 Samples",
                     "#### 2.1.1 Storage"):

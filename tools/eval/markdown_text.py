@@ -86,15 +86,21 @@ def stripped_lines(markdown: str) -> list[str]:
     return [line for line in lines if line]
 
 
-_HEADING_LINE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
-_HTML_HEADING = re.compile(r"<h[1-6][^>]*>(.*?)</h[1-6]>", re.IGNORECASE | re.DOTALL)
+_HEADING_LINE = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$", re.MULTILINE)
+_HTML_HEADING = re.compile(r"<h([1-6])[^>]*>(.*?)</h[1-6]>", re.IGNORECASE | re.DOTALL)
+
+
+def headings(markdown: str) -> list[tuple[int, str]]:
+    """(level, plain text) of every ATX (`## ...`) or HTML (`<h2>`) heading, in document
+    order; `#` and `<h1>` are level 1."""
+    found = [(m.start(), len(m.group(1)), m.group(2)) for m in _HEADING_LINE.finditer(markdown)]
+    found += [(m.start(), int(m.group(1)), m.group(2)) for m in _HTML_HEADING.finditer(markdown)]
+    return [(level, text) for _, level, raw in sorted(found) if (text := strip_markdown(raw))]
 
 
 def heading_texts(markdown: str) -> list[str]:
     """Plain text of every ATX (`# ...`) or HTML (`<h2>`) heading, in document order."""
-    found = [(m.start(), m.group(1)) for m in _HEADING_LINE.finditer(markdown)]
-    found += [(m.start(), m.group(1)) for m in _HTML_HEADING.finditer(markdown)]
-    return [text for _, raw in sorted(found) if (text := strip_markdown(raw))]
+    return [text for _, text in headings(markdown)]
 
 
 _DISPLAY_MATH_PATTERNS = (

@@ -80,11 +80,12 @@ def _escape(text: str) -> str:
                   if m.group(1) not in "~^\\" else " ", text)
 
 
-def page(name: str, rng: random.Random, prose, formulas: list[str], family: str,
-         columns: int) -> MathPage:
-    """One page: a few paragraphs, each sentence followed now and then by an inline formula."""
+def _paragraphs(rng: random.Random, prose, formulas: list[str], count: int
+                ) -> tuple[list[str], list[str]]:
+    """`count` paragraphs as TeX and as truth Markdown, each sentence followed now and then by
+    an inline formula."""
     tex_paragraphs, truth_paragraphs = [], []
-    for paragraph in prose.sample(rng, 5 if columns == 2 else 4):
+    for paragraph in prose.sample(rng, count):
         tex_parts, truth_parts = [], []
         for sentence in _sentences(paragraph)[:4]:
             words = sentence.split()
@@ -99,12 +100,51 @@ def page(name: str, rng: random.Random, prose, formulas: list[str], family: str,
                 truth_parts.append(_dollars(sentence))
         tex_paragraphs.append(" ".join(tex_parts))
         truth_paragraphs.append(" ".join(truth_parts))
+    return tex_paragraphs, truth_paragraphs
+
+
+def _preamble(family: str, columns: int) -> str:
     options = "twocolumn," if columns == 2 else ""
-    tex = (f"\\documentclass[{options}11pt]{{article}}\n\\usepackage[T1]{{fontenc}}\n"
-           f"\\usepackage{{amsmath,amssymb,mathtools}}\n{FAMILIES[family]}\n"
-           "\\usepackage[margin=2.5cm]{geometry}\n\\pagestyle{empty}\n\\begin{document}\n"
+    return (f"\\documentclass[{options}11pt]{{article}}\n\\usepackage[T1]{{fontenc}}\n"
+            f"\\usepackage{{amsmath,amssymb,mathtools}}\n{FAMILIES[family]}\n"
+            "\\usepackage[margin=2.5cm]{geometry}\n\\pagestyle{empty}\n")
+
+
+def page(name: str, rng: random.Random, prose, formulas: list[str], family: str,
+         columns: int) -> MathPage:
+    """One page: a few paragraphs, each sentence followed now and then by an inline formula."""
+    tex_paragraphs, truth_paragraphs = _paragraphs(rng, prose, formulas,
+                                                   5 if columns == 2 else 4)
+    tex = (_preamble(family, columns) + "\\begin{document}\n"
            + "\n\n".join(tex_paragraphs) + "\n\\end{document}\n")
     return MathPage(name, family, columns, tex, "\n\n".join(truth_paragraphs) + "\n")
+
+
+SECTIONS = ("section", "subsection", "subsubsection")
+OUTLINE = ((1,), (1, 1), (1, 1, 1), (1, 1, 2), (1, 2), (2,), (2, 1), (2, 1, 1), (2, 2),
+           (2, 2, 1), (3,))
+"""The numbered titles of a sectioned document, in order: three depths (1, 1.1, 1.1.1)."""
+
+
+def sectioned(name: str, rng: random.Random, prose, formulas: list[str], family: str
+              ) -> MathPage:
+    """A document of a few pages as an article is written: a title, then numbered sections,
+    subsections and subsubsections (OUTLINE), each followed by paragraphs with inline formulas.
+    The truth has the title at level 1 and a title numbered n.n at level 3 (its depth + 1)."""
+    title = prose.title(rng)
+    tex = [_preamble(family, 1), f"\\title{{{_escape(title)}}}\n\\author{{}}\n\\date{{}}\n",
+           "\\begin{document}\n\\maketitle\n\\thispagestyle{empty}\n"]
+    truth = [f"# {_dollars(title)}"]
+    for number in OUTLINE:
+        heading = prose.title(rng)
+        tex.append(f"\\{SECTIONS[len(number) - 1]}{{{_escape(heading)}}}\n")
+        truth.append(f"{'#' * (len(number) + 1)} {'.'.join(map(str, number))} "
+                     f"{_dollars(heading)}")
+        tex_paragraphs, truth_paragraphs = _paragraphs(rng, prose, formulas, rng.randint(1, 2))
+        tex.append("\n\n".join(tex_paragraphs) + "\n\n")
+        truth.extend(truth_paragraphs)
+    tex.append("\\end{document}\n")
+    return MathPage(name, family, 1, "".join(tex), "\n\n".join(truth) + "\n")
 
 
 def generate(out: Path, seed: int, count: int) -> list[Path]:
@@ -147,3 +187,30 @@ def _typeset(built: MathPage, out: Path) -> Path | None:
         target = out / pdf.name
         shutil.copyfile(pdf, target)
         return target
+
+
+def generate_sectioned(out: Path, seed: int, count: int) -> list[Path]:
+    """`count` sectioned documents per family (`sectioned`), written as `generate` writes
+    pages. Documents whose TeX fails are left out and said."""
+    if shutil.which("pdflatex") is None:
+        raise SystemExit("pdflatex is needed: make formula-sysdeps (TeX Live)")
+    formulas = inline_formulas()
+    if not formulas:
+        raise SystemExit(f"no formulas found in {CORPUS}")
+    out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    prose = load_prose()
+    made = []
+    for family in FAMILIES:
+        for index in range(count):
+            name = f"sections-{family}-{seed}-{index:02d}"
+            built = sectioned(name, rng, prose, formulas, family)
+            pdf = _typeset(built, out)
+            if pdf is None:
+                print(f"{name}: TeX failed; left out")
+                continue
+            (out / f"{name}.md").write_text(built.truth, encoding="utf-8")
+            (out / f"{name}.json").write_text(json.dumps({"family": family, "columns": 1}),
+                                              encoding="utf-8")
+            made.append(pdf)
+    return made

@@ -60,7 +60,7 @@ class Sheet:
         return bottom + size * 0.5
 
     def flow(self, columns: list[pymupdf.Rect], items: list[tuple[str, str]], size: float,
-             gap: float = 4.0) -> tuple[list[tuple[str, str]], float]:
+             gap: float = 4.0, heading_level: int = 3) -> tuple[list[tuple[str, str]], float]:
         """Headings ("h") and paragraphs ("p") poured into the columns in order; returns the
         items that did not fit and the y below the last one placed. A paragraph split across
         columns is one paragraph of truth."""
@@ -73,7 +73,7 @@ class Sheet:
                 if rect.height < size * 5:  # no heading alone at a column's foot
                     column, y = column + 1, columns[min(column + 1, len(columns) - 1)].y0
                     continue
-                y = self.heading(rect, text, 3, size * 1.15) + 1
+                y = self.heading(rect, text, heading_level, size * 1.15) + 1
                 items.pop(0)
                 continue
             rest, bottom = self.words(rect, text, SERIF, size)
@@ -170,7 +170,9 @@ def paper(sheet: Sheet, prose: Prose, rng: random.Random) -> None:
         sheet.truth.append(caption[:len(caption) - len(rest)].strip())
         y += 12
     bottom = foot - (height + 70 if float_at == "bottom" else 0)
-    sheet.flow(columns(left, right, y, bottom, 2, 18), body(prose, rng, 14, 4, True), 9.5)
+    # A paper's numbered sections are the abstract's siblings, not under it.
+    sheet.flow(columns(left, right, y, bottom, 2, 18), body(prose, rng, 14, 4, True), 9.5,
+               heading_level=2)
     if float_at == "bottom":
         sheet.figure(pymupdf.Rect(left + 40, bottom + 12, right - 40, bottom + 12 + height), rng)
         rest, _ = sheet.words(pymupdf.Rect(left, bottom + height + 18, right, foot + 10),

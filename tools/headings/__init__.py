@@ -1,0 +1,1 @@
+"""Heading recall, precision and level accuracy on the generated structure and math sets."""
