@@ -33,11 +33,13 @@ def problems(data: Any, schema: Path) -> list[str]:
 
 def schema_for(name: str, data: Any) -> Path | None:
     """The schema a written JSON file answers to: a content list by its name, a document JSON
-    by its shape (any other JSON a test writes is not ours to check)."""
+    by its shape: pages, and a schema_version or the document's path, kind and page count (any
+    other JSON a test writes, a calibration report with its own schema_version among them, is
+    not ours to check)."""
     if name.endswith(CONTENT_LIST_SUFFIX):
         return CONTENT_LIST_SCHEMA
-    if isinstance(data, dict) and ("schema_version" in data
-                                   or {"path", "kind", "page_count", "pages"} <= data.keys()):
+    if isinstance(data, dict) and "pages" in data and (
+            "schema_version" in data or {"path", "kind", "page_count"} <= data.keys()):
         return DOCUMENT_SCHEMA
     return None
 

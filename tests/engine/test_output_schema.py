@@ -150,3 +150,14 @@ def test_the_folder_check_passes_over_a_named_pipe(tmp_path):
         os.close(os.open(tmp_path / "settings.json", os.O_WRONLY | os.O_NONBLOCK))
         pytest.fail("the folder check blocked on a named pipe")
     assert found == [[]]
+
+
+def test_only_document_json_is_held_to_the_document_schema():
+    from tools.json_schemas import schema_for
+
+    report = {"schema_version": 1, "backend": "webgpu", "outcome": "finished"}  # calibration
+    assert schema_for("calibration-1.json", report) is None
+    assert schema_for("manifest.json", {"schema_version": 1, "images": []}) is None
+    assert schema_for("doc.json", {"schema_version": "1.0", "pages": []}) == DOCUMENT_SCHEMA
+    assert schema_for("doc.json", {"path": "a", "kind": "pdf", "page_count": 1,
+                                   "pages": []}) == DOCUMENT_SCHEMA
