@@ -38,7 +38,8 @@ models: $(STAMP)
 test: $(STAMP) sysdeps models
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -m "not cluster and not calibration"
 
-# Whole `auto` calibrations on lavapipe, whose GPU timings are CPU timings: minutes each, so they
+# Whole `auto` calibrations on lavapipe, whose GPU timings are CPU timings: about 20 s each on a
+# quiet machine, minutes on a busy one (a measurement too noisy to trust is taken again), so they
 # are kept out of `make test`; CI runs them.
 test-calibration: $(STAMP) sysdeps models
 	$(BIN)/python -m pytest tests/gpu -m calibration
