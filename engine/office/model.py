@@ -38,6 +38,9 @@ class OfficePage:
     width_pt: float = 612.0
     height_pt: float = 792.0
     """The page's size in points where the document says it (a slide, a section's paper)."""
+    unread: tuple[str, ...] = ()
+    """What of the page the reader left out, one line each (a chart, rows past the cap): the
+    page is partial and says so."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ class OfficeDocument:
                                                                           p.get("spans", ()))})
                                              for p in page["parts"]),
                                  title=page.get("title", ""), width_pt=page["width_pt"],
-                                 height_pt=page["height_pt"])
+                                 height_pt=page["height_pt"],
+                                 unread=tuple(page.get("unread", ())))
                       for page in data["pages"])
         return OfficeDocument(str(data["kind"]), pages, tuple(data.get("warnings", ())))
 

@@ -54,14 +54,17 @@ def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
           read_picture: PictureReader) -> PageOutcome:
     blocks: list[Block] = []
     crops: list[tuple[str, np.ndarray]] = []
-    warnings: list[str] = []
+    warnings: list[str] = list(page.unread)
+    partial = bool(page.unread)
     y = 0.0
     width = page.width_pt
     for index, part in enumerate(page.parts, start=1):
         if part.kind == PICTURE:
             read = _picture(path, part, f"{prefix}-picture{index}", read_picture, warnings)
             if read is None:
+                partial = True  # the picture is left out, with its warning
                 continue
+            partial = partial or read.result.status is not Status.OK
             picture = read.image
             height = min(width * picture.shape[0] / max(picture.shape[1], 1), 2 * width)
             box = Box(0.0, y, width, y + height)
@@ -82,7 +85,8 @@ def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
     result = PageResult(page_number=number, width=round(width), height=round(max(
         page.height_pt, y)), dpi=72.0, text_source=TextSource.NATIVE,
         text_source_reason=f"read from the {kind.upper()} document's own markup",
-        blocks=tuple(blocks), warnings=tuple(warnings), status=Status.OK)
+        blocks=tuple(blocks), warnings=tuple(warnings),
+        status=Status.PARTIAL if partial else Status.OK)
     return PageOutcome(result, tuple(crops))
 
 

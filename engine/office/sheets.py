@@ -22,20 +22,19 @@ def read_workbook(path: Path) -> OfficeDocument:
     # data_only: the cached values, never formulas; keep_links False: no external workbook.
     book = openpyxl.load_workbook(path, data_only=True, keep_links=False, keep_vba=False,
                                   rich_text=False)
-    pages, warnings = [], []
+    pages = []
     pictures = sheet_pictures(path)
     for sheet in book.worksheets:
         rows, cut = _sheet_rows(sheet)
-        if cut:
-            warnings.append(f"sheet {sheet.title!r}: only its first {cut:,} rows were read "
-                            f"({MAX_SHEET_CELLS:,} cells)")
+        unread = (f"sheet {sheet.title!r}: only its first {cut:,} rows were read "
+                  f"({MAX_SHEET_CELLS:,} cells)",) if cut else ()
         parts = [Part("section_header", sheet.title, level=1)]
         if rows:
             parts.append(Part("table", html=table_html(rows)))
         parts.extend(Part(PICTURE, picture=member) for member in pictures.get(sheet.title, ()))
-        pages.append(OfficePage(tuple(parts), title=sheet.title))
+        pages.append(OfficePage(tuple(parts), title=sheet.title, unread=unread))
     book.close()
-    return OfficeDocument("xlsx", tuple(pages), tuple(warnings))
+    return OfficeDocument("xlsx", tuple(pages))
 
 
 def _sheet_rows(sheet) -> tuple[list[list[Cell]], int]:

@@ -23,9 +23,10 @@ def read_presentation(path: Path) -> OfficeDocument:
     pages = []
     for slide in deck.slides:
         parts: list[Part] = []
+        unread: list[str] = []
         title = ""
         for shape in _in_reading_order(slide.shapes):
-            parts.extend(_shape_parts(shape, slide))
+            parts.extend(_shape_parts(shape, slide, unread))
         for part in parts:
             if part.kind in ("title", "section_header"):
                 title = part.text
@@ -35,25 +36,49 @@ def read_presentation(path: Path) -> OfficeDocument:
             text = joined([notes.text.replace("\n", " ")]) if notes is not None else ""
             if text:
                 parts.append(Part("footnote", text))
-        pages.append(OfficePage(tuple(parts), title=title, width_pt=width, height_pt=height))
+        pages.append(OfficePage(tuple(parts), title=title, width_pt=width, height_pt=height,
+                                unread=tuple(unread)))
     return OfficeDocument("pptx", tuple(pages))
+
+
+def _content_left_out(shape) -> str:
+    """What a shape without text holds that is not read ("" for lines, connectors and empty
+    shapes, which hold nothing to read)."""
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    if getattr(shape, "has_chart", False) and shape.has_chart:
+        return "the chart"
+    kinds = {MSO_SHAPE_TYPE.EMBEDDED_OLE_OBJECT: "the embedded object",
+             MSO_SHAPE_TYPE.LINKED_OLE_OBJECT: "the linked object",
+             MSO_SHAPE_TYPE.MEDIA: "the video or sound", MSO_SHAPE_TYPE.DIAGRAM: "the diagram"}
+    if shape.shape_type in kinds:
+        return kinds[shape.shape_type]
+    if shape.element.tag.endswith("}graphicFrame"):  # SmartArt and other drawings in a frame
+        return "the drawing"
+    return ""
 
 
 def _in_reading_order(shapes) -> list:
     return sorted(shapes, key=lambda s: ((s.top or 0) // EMU_PER_PT // 8, s.left or 0))
 
 
-def _shape_parts(shape, slide) -> list[Part]:
+def _shape_parts(shape, slide, unread: list[str]) -> list[Part]:
+    """The shape's parts; a shape that holds content this reader does not take (a chart, a
+    SmartArt diagram, an embedded object or video) is named in `unread` instead."""
     from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 
     if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
-        return [p for child in _in_reading_order(shape.shapes) for p in _shape_parts(child, slide)]
+        return [p for child in _in_reading_order(shape.shapes)
+                for p in _shape_parts(child, slide, unread)]
     if getattr(shape, "has_table", False) and shape.has_table:
         return [Part("table", html=_table_html(shape.table))]
     picture = _picture_member(shape)
     if picture:
         return [Part(PICTURE, picture=picture)]
     if not getattr(shape, "has_text_frame", False) or not shape.has_text_frame:
+        left_out = _content_left_out(shape)
+        if left_out:
+            unread.append(f"{left_out} {shape.name!r} on this slide is not read")
         return []
     kind = shape.placeholder_format.type if shape.is_placeholder else None
     if kind in (PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.DATE):

@@ -144,6 +144,35 @@ def test_a_slide_footer_is_furniture(engine, tmp_path):
     assert result.markdown == "## Results\n\n- Sales rose\n"
 
 
+def test_a_chart_on_a_slide_is_named_and_the_slide_partial(engine, tmp_path):
+    """A chart is content this reader does not take: never a slide read `ok` without it."""
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    from engine.types import Status
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    slide.shapes.title.text = "Sales"
+    data = CategoryChartData()
+    data.categories = ["East", "West"]
+    data.add_series("2026", (3.0, 4.5))
+    slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(1), Inches(2), Inches(6),
+                           Inches(4), data)
+    line = deck.slides.add_slide(deck.slide_layouts[5])
+    line.shapes.title.text = "Plain"
+    line.shapes.add_connector(1, Inches(1), Inches(2), Inches(5), Inches(2))  # nothing to read
+    deck.save(str(tmp_path / "chart.pptx"))
+
+    result = engine.convert(tmp_path / "chart.pptx", ConvertOptions())
+    charted, plain = result.pages
+    assert charted.status is Status.PARTIAL and result.status is Status.PARTIAL
+    assert any("chart" in w and "not read" in w for w in charted.warnings), charted.warnings
+    assert plain.status is Status.OK and not plain.warnings
+
+
 def test_opendocument_sheets_and_slides(engine, samples):
     sheet = engine.convert(samples / "sheet.ods", ConvertOptions())
     assert sheet.pages[0].blocks[1].html == (
