@@ -34,3 +34,28 @@ def write_encrypted_pdf(path: Path, password: str) -> Path:
                   owner_pw=password + "-owner")
     document.close()
     return path
+
+
+def run_again_under_xvfb(test_file: str, *node_ids: str) -> str:
+    """Tests of `test_file` run again in a pytest of their own on the xcb platform a desktop
+    runs, under Xvfb; their output, once every one passed (skips when Xvfb is missing)."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    import pytest
+
+    xvfb_run = shutil.which("xvfb-run")
+    if xvfb_run is None or not sys.platform.startswith("linux"):
+        pytest.skip("xvfb-run is not installed")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(root)}
+    env.pop("WAYLAND_DISPLAY", None)
+    run = subprocess.run([xvfb_run, "-a", "-s", "-screen 0 1400x900x24 -nolisten tcp",
+                          sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
+                          *(f"{test_file}::{node}" for node in node_ids)],
+                         cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert f"{len(node_ids)} passed" in run.stdout and "platform: xcb" in run.stdout
+    return run.stdout

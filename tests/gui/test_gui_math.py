@@ -4,9 +4,6 @@ the renderer rejects them, and then as the crop from the page when there is one.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,9 +17,9 @@ from gui.markdown_pane import image_positions
 from gui.math_view import MATH_SCHEME, FormulaRejected, find_formulas, formula_image
 from gui.preview import PreviewPane
 from gui.queue_model import JobState, QueueModel
+from gui_samples import run_again_under_xvfb
 
 pytestmark = pytest.mark.gui
-ROOT = Path(__file__).resolve().parents[2]
 
 EULER = r"e^{i\pi}+1=0"
 FRACTION = r"\frac{a+b}{2} \geq \sqrt{ab}"
@@ -134,14 +131,4 @@ TYPESET_TEST = "test_rendered_tab_typesets_math_and_shows_a_rejected_formulas_cr
 @pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM") == "xcb", reason="already on X")
 def test_the_same_under_an_x_server():
     """The Rendered tab's formulas again on the xcb platform a desktop runs (Xvfb)."""
-    xvfb_run = shutil.which("xvfb-run")
-    if xvfb_run is None or not sys.platform.startswith("linux"):
-        pytest.skip("xvfb-run is not installed")
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(ROOT)}
-    env.pop("WAYLAND_DISPLAY", None)
-    run = subprocess.run([xvfb_run, "-a", "-s", "-screen 0 1400x900x24 -nolisten tcp",
-                          sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                          f"{__file__}::{TYPESET_TEST}"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert "1 passed" in run.stdout and "platform: xcb" in run.stdout
+    run_again_under_xvfb(__file__, TYPESET_TEST)

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,10 +20,10 @@ from engine.types import DocumentResult
 from gui.queue_history import QueueHistory
 from gui.queue_model import JobState, QueueModel
 from gui.reading_choices import ReadingChoices, format_page_ranges
+from gui_samples import run_again_under_xvfb
 
 pytestmark = pytest.mark.gui
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADER = "Northwind Quarterly Review"
 TABLE = [["Region", "Orders", "Revenue"], ["North", "1200", "340"], ["South", "950", "280"]]
 
@@ -301,15 +298,5 @@ def test_the_choices_reach_the_engine_process(qtbot, make_window, default_models
 @pytest.mark.skipif(os.environ.get("QT_QPA_PLATFORM") == "xcb", reason="already on X")
 def test_the_same_under_an_x_server():
     """The tests above that need no model, again on the xcb platform a desktop runs (Xvfb)."""
-    xvfb_run = shutil.which("xvfb-run")
-    if xvfb_run is None or not sys.platform.startswith("linux"):
-        pytest.skip("xvfb-run is not installed")
-    env = {**os.environ, "QT_QPA_PLATFORM": "xcb", "PYTHONPATH": str(ROOT)}
-    env.pop("WAYLAND_DISPLAY", None)
-    run = subprocess.run([xvfb_run, "-a", "-s", "-screen 0 1400x900x24 -nolisten tcp",
-                          sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                          "-m", "not model", f"{__file__}::test_the_page_range_is_checked_as_it_is_typed",
-                          f"{__file__}::test_read_again_with_other_choices_from_the_queue"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert "2 passed" in run.stdout and "platform: xcb" in run.stdout
+    run_again_under_xvfb(__file__, "test_the_page_range_is_checked_as_it_is_typed",
+                         "test_read_again_with_other_choices_from_the_queue")
