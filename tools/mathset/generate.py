@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.formulas.latex_tokens import normalized
-from tools.structure.text_source import load_prose
+from tools.structure.text_source import Prose, load_prose
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO.parent / "shared" / "formula" / "corpus"
@@ -147,17 +147,22 @@ def sectioned(name: str, rng: random.Random, prose, formulas: list[str], family:
     return MathPage(name, family, 1, "".join(tex), "\n\n".join(truth) + "\n")
 
 
-def generate(out: Path, seed: int, count: int) -> list[Path]:
-    """`count` pages per family and column count; each as <name>.pdf beside <name>.md (truth)
-    and <name>.json (family, columns). Pages whose TeX fails are left out and said."""
+def _materials(out: Path, seed: int) -> tuple[list[str], random.Random, Prose]:
+    """What every generated document is drawn from: the corpus's inline formulas, the seeded
+    draw and the prose; `out` made. Stops with what to install when pdfLaTeX is missing."""
     if shutil.which("pdflatex") is None:
         raise SystemExit("pdflatex is needed: make formula-sysdeps (TeX Live)")
     formulas = inline_formulas()
     if not formulas:
         raise SystemExit(f"no formulas found in {CORPUS}")
     out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed)
-    prose = load_prose()
+    return formulas, random.Random(seed), load_prose()
+
+
+def generate(out: Path, seed: int, count: int) -> list[Path]:
+    """`count` pages per family and column count; each as <name>.pdf beside <name>.md (truth)
+    and <name>.json (family, columns). Pages whose TeX fails are left out and said."""
+    formulas, rng, prose = _materials(out, seed)
     made = []
     for family in FAMILIES:
         for columns in (1, 2):
@@ -192,14 +197,7 @@ def _typeset(built: MathPage, out: Path) -> Path | None:
 def generate_sectioned(out: Path, seed: int, count: int) -> list[Path]:
     """`count` sectioned documents per family (`sectioned`), written as `generate` writes
     pages. Documents whose TeX fails are left out and said."""
-    if shutil.which("pdflatex") is None:
-        raise SystemExit("pdflatex is needed: make formula-sysdeps (TeX Live)")
-    formulas = inline_formulas()
-    if not formulas:
-        raise SystemExit(f"no formulas found in {CORPUS}")
-    out.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(seed)
-    prose = load_prose()
+    formulas, rng, prose = _materials(out, seed)
     made = []
     for family in FAMILIES:
         for index in range(count):
