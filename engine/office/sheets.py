@@ -1,6 +1,7 @@
 """Workbooks (XLSX) read with openpyxl: one page per worksheet, its name a heading and its used
 range one table, merged cells as spans, each cell as the value its last save computed (never
-a formula evaluated here); the pictures drawn on a sheet after its table, found through the
+a formula evaluated here: formula cells saved without a value make the sheet partial,
+engine/office/left_out.py); the pictures drawn on a sheet after its table, found through the
 package's relationships (openpyxl does not say which part holds them)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import posixpath
 import zipfile
 from pathlib import Path
 
+from engine.office.left_out import uncached_formulas
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, table_html
 
 # Cells of one sheet taken into its table; the rows past it are left out, with a warning.
@@ -24,10 +26,16 @@ def read_workbook(path: Path) -> OfficeDocument:
                                   rich_text=False)
     pages = []
     pictures = sheet_pictures(path)
+    uncached = uncached_formulas(path)
     for sheet in book.worksheets:
         rows, cut = _sheet_rows(sheet)
         unread = (f"sheet {sheet.title!r}: only its first {cut:,} rows were read "
                   f"({MAX_SHEET_CELLS:,} cells)",) if cut else ()
+        if uncached.get(sheet.title):
+            unread += (f"sheet {sheet.title!r}: formula cells saved without their values "
+                       f"({uncached[sheet.title]:,}; the program that wrote the file does not "
+                       "calculate) are shown empty; open and save the file in a spreadsheet "
+                       "application to keep the values",)
         parts = [Part("section_header", sheet.title, level=1)]
         if rows:
             parts.append(Part("table", html=table_html(rows)))

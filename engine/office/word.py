@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.errors import CorruptDocument, UnsafeInput
+from engine.office.left_out import odt_left_out, word_left_out
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
     table_html
 from engine.office.outline import with_outline_headings
@@ -51,7 +52,10 @@ def read_text_document(path: Path, kind: str, limits: PandocLimits = PANDOC_LIMI
         members = archive.namelist()
     parts = [replace(p, picture=_member(p.picture, members)) if p.kind == PICTURE else p
              for p in parts]
-    return OfficeDocument(kind, (OfficePage(tuple(parts)),))
+    # What pandoc drops without a word (a chart, a diagram, an embedded object) is named.
+    left_out = word_left_out(path) if kind == "docx" else odt_left_out(path)
+    return OfficeDocument(kind, (OfficePage(tuple(parts),
+                                            unread=tuple(reader.unread) + left_out),))
 
 
 def _member(source: str, members: list[str]) -> str:
@@ -133,6 +137,8 @@ class _TreeReader:
     def __init__(self) -> None:
         self.parts: list[Part] = []
         self.notes: list[str] = []
+        self.unread: list[str] = []
+        """What the page shows otherwise than the document does, one line each."""
 
     def blocks(self, blocks: list, list_level: int) -> None:
         for block in blocks:
@@ -248,6 +254,24 @@ class _TreeReader:
             self.parts.append(Part("caption", text))
         if rows:
             self.parts.append(Part("table", html=table_html(rows, header_rows)))
+        # A cell's picture (a logo, a photo in a form) is read after the table: a table cell
+        # holds text here, so the picture is not where the document has it.
+        pictures = _images([head, bodies, foot])
+        self.parts.extend(Part(PICTURE, picture=src) for src in pictures)
+        if pictures:
+            self.unread.append(f"{len(pictures)} picture{'s' if len(pictures) > 1 else ''} "
+                               "inside a table's cells set after the table, not in the cell")
+
+
+def _images(tree) -> list[str]:
+    """The sources of every picture (pandoc's `Image`) anywhere inside `tree`, in order."""
+    if isinstance(tree, dict):
+        if tree.get("t") == "Image":
+            return [tree["c"][2][0]]
+        return _images(tree.get("c"))
+    if isinstance(tree, list):
+        return [src for item in tree for src in _images(item)]
+    return []
 
 
 def _cells(row: list) -> list[Cell]:

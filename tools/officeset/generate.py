@@ -1,9 +1,10 @@
 """Generated Office documents with known truth: text documents written with python-docx
 (headings, bullet and numbered lists, a table with merged cells, display and inline equations
-in Word's own OMML), workbooks with openpyxl (sheets with merged cells), presentations with
-python-pptx (title, bullets with speaker notes, a table with merged cells), each also saved
-again by LibreOffice (DOCX, XLSX, PPTX and OpenDocument), and documents holding a pasted
-scan or a screenshot whose text only OCR can read.
+in Word's own OMML), workbooks with openpyxl (sheets with merged cells, ruled), presentations
+with python-pptx (title, bullets with speaker notes, a table with merged cells), each also
+saved again by LibreOffice (DOCX, XLSX, PPTX and OpenDocument), documents holding a pasted
+scan or a screenshot whose text only OCR can read, and documents holding what Paperlens
+leaves out and must name (tools/officeset/left_out.py).
 
 The prose is real English (tools/structure/text_source); the truth of a document is its
 Markdown as Paperlens writes it, tables as HTML with their spans."""
@@ -22,6 +23,7 @@ import zipfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from tools.officeset.left_out import write_left_out
 from tools.structure.text_source import load_prose
 
 REPO = Path(__file__).resolve().parents[2]
@@ -156,6 +158,9 @@ def generate(folder: Path, seed: int, count: int) -> list[OfficeItem]:
                 items.extend(saved_again(folder, item))
     (folder / "manifest.json").write_text(json.dumps([asdict(i) for i in items], indent=1)
                                           + "\n", encoding="utf-8")
+    left_out = write_left_out(folder, rng, words, scan_picture(_scan_lines(rng, prose), rng))
+    (folder / "left_out.json").write_text(json.dumps([asdict(i) for i in left_out], indent=1)
+                                          + "\n", encoding="utf-8")
     return items
 
 
@@ -245,11 +250,26 @@ def write_xlsx(path: Path, rng: random.Random, words: list[str]) -> OfficeItem:
         for r, c, rowspan, colspan in grid.spans():
             sheet.merge_cells(start_row=r + 1, start_column=c + 1, end_row=r + rowspan,
                               end_column=c + colspan)
+        _ruled(sheet)
         body = Grid(grid.rows, header_rows=0)  # a sheet has no head rows
         parts += [f"# {sheet.title}", body.html()]
         tables.append(body.html())
     book.save(path)
     return OfficeItem(path.stem, "xlsx", path.name, "\n\n".join(parts) + "\n", tables)
+
+
+def _ruled(sheet) -> None:
+    """A thin border round every cell of the sheet's table, as a table meant to be printed
+    has: Calc prints no grid of its own, so a sheet without borders prints as loose words in
+    columns whose merged cells cannot be seen, and the text of a cell merged over two rows
+    stands on the lower row (Calc's default alignment is the foot of the cell). Such a
+    printout does not hold the file's table, and its PDF cannot be read back into it."""
+    from openpyxl.styles import Border, Side
+
+    thin = Side(style="thin")
+    for row in sheet.iter_rows(min_row=1, max_row=sheet.max_row, max_col=sheet.max_column):
+        for cell in row:
+            cell.border = Border(left=thin, right=thin, top=thin, bottom=thin)
 
 
 def write_pptx(path: Path, rng: random.Random, prose, words: list[str]) -> OfficeItem:

@@ -2,7 +2,9 @@
 against its truth (order-sensitive text similarity; TEDS of each table against the truth's, in
 order), each pasted scan or screenshot by the similarity of the text read off it, and each
 document laid out as a PDF by LibreOffice and converted as a PDF, its text compared with the
-text read from the markup that a printout shows (no speaker notes, no sheet names)."""
+text read from the markup that a printout shows (no speaker notes, no sheet names); and each
+document holding what Paperlens leaves out (a chart, a picture in a table cell, formulas saved
+without values) checked for a partial page that names it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from tools.eval.scoring import text_similarity
+from tools.eval.scoring import strip_markdown, text_similarity
 from tools.eval.tables import html_tables, table_to_html
 from tools.eval.teds import teds
 from tools.officeset.generate import OfficeItem, soffice
@@ -77,7 +79,27 @@ def measure(folder: Path, engine, compare_pdf: bool = True) -> dict:
             row["pdf_text"] = round(text_similarity(as_pdf, printed_markdown(result)), 4)
         rows.append(row)
         print(json.dumps(row), flush=True)
+    rows.extend(measure_left_out(folder, engine, options))
     return {"documents": rows, "families": summarise(rows)}
+
+
+def measure_left_out(folder: Path, engine, options) -> list[dict]:
+    """Each document holding what Paperlens leaves out: named when the page is partial and its
+    warning says what; its text around the thing still read."""
+    from engine.types import Status
+
+    rows = []
+    listed = folder / "left_out.json"
+    for item in json.loads(listed.read_text(encoding="utf-8")) if listed.is_file() else []:
+        result = engine.convert(folder / item["file"], options)
+        said = " ".join(w for page in result.pages for w in page.warnings)
+        named = (result.status is Status.PARTIAL and item["says"] in said)
+        row = {"name": item["name"], "family": "left-out", "kind": result.kind,
+               "pages": result.page_count, "named": 1.0 if named else 0.0,
+               "text": 1.0 if item["text"] in strip_markdown(result.markdown) else 0.0}
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
 
 
 def summarise(rows: list[dict]) -> dict:
@@ -87,7 +109,7 @@ def summarise(rows: list[dict]) -> dict:
         summary = {"documents": len(chosen),
                    "text": round(statistics.mean(r["text"] for r in chosen), 4),
                    "text_min": round(min(r["text"] for r in chosen), 4)}
-        for key in ("teds", "scan", "pdf_text"):
+        for key in ("teds", "scan", "pdf_text", "named"):
             values = [r[key] for r in chosen if r.get(key) is not None]
             if values:
                 summary[key] = round(statistics.mean(values), 4)
