@@ -92,3 +92,19 @@ def table_html(rows: list[list[Cell]], header_rows: int = 0) -> str:
 def joined(pieces: list[str]) -> str:
     """Text pieces as one line: runs of white space one space."""
     return " ".join("".join(pieces).split())
+
+
+def painted_head(fills: list[list[str]]) -> int:
+    """1 when a table's first row is painted as a head: its cells share one fill colour that no
+    cell of the rows below has ("" for a cell without one), else 0. For a slide's table whose
+    file lost its header-row marking (LibreOffice drops PowerPoint's `firstRow` and writes no
+    `table:use-first-row-styles` when it saves a PPTX or an ODP) but kept the look the marking
+    gave: the head's dark fill over banded rows. Banded rows without a head repeat the first
+    row's fill two rows down, so at least three rows are needed."""
+    if len(fills) < 3 or not fills[0]:
+        return 0
+    head = set(fills[0])
+    if len(head) != 1 or "" in head:
+        return 0
+    below = {fill for row in fills[1:] for fill in row}
+    return 0 if head & below else 1

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    table_html
+    painted_head, table_html
 from engine.office.sheets import MAX_SHEET_CELLS
 
 NS = {"office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -18,7 +18,10 @@ NS = {"office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
       "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
       "draw": "urn:oasis:names:tc:opendocument:xmlns:drawing:1.0",
       "presentation": "urn:oasis:names:tc:opendocument:xmlns:presentation:1.0",
-      "xlink": "http://www.w3.org/1999/xlink"}
+      "xlink": "http://www.w3.org/1999/xlink",
+      "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
+      "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
+      "loext": "urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0"}
 # A repeat count past this is the format's way of saying "to the end of the sheet": only the
 # rows and columns up to the last value are unfolded.
 MAX_REPEAT = 10_000
@@ -104,6 +107,7 @@ def _sheet_rows(sheet) -> list[list[Cell]]:
 
 def read_presentation_odp(path: Path) -> OfficeDocument:
     root = _content(path)
+    fills = _cell_fills(root)
     pages = []
     for number, slide in enumerate(root.iter(_q("draw:page")), start=1):
         parts: list[Part] = []
@@ -111,7 +115,7 @@ def read_presentation_odp(path: Path) -> OfficeDocument:
         for frame in slide.iter(_q("draw:frame")):
             if notes is not None and frame in notes.iter(_q("draw:frame")):
                 continue
-            parts.extend(_frame_parts(frame, first_slide=number == 1))
+            parts.extend(_frame_parts(frame, number == 1, fills))
         title = next((p.text for p in parts if p.kind in ("title", "section_header")), "")
         if notes is not None:  # the notes frame alone (not the page-number field beside it)
             text = joined([" ".join(_text(p) for frame in notes.iter(_q("draw:frame"))
@@ -123,11 +127,43 @@ def read_presentation_odp(path: Path) -> OfficeDocument:
     return OfficeDocument("odp", tuple(pages))
 
 
-def _frame_parts(frame, first_slide: bool) -> list[Part]:
+def _cell_fills(root) -> dict[str, str]:
+    """Cell style name -> its solid fill colour, from the automatic styles."""
+    fills = {}
+    for style in root.iter(_q("style:style")):
+        if style.get(_q("style:family")) != "table-cell":
+            continue
+        colour = ""
+        graphic = style.find(_q("loext:graphic-properties"))
+        if graphic is not None and graphic.get(_q("draw:fill")) == "solid":
+            colour = graphic.get(_q("draw:fill-color"), "")
+        cell = style.find(_q("style:table-cell-properties"))
+        if not colour and cell is not None:
+            colour = cell.get(_q("fo:background-color"), "").replace("transparent", "")
+        fills[style.get(_q("style:name"), "")] = colour
+    return fills
+
+
+def _slide_table(table, fills: dict[str, str]) -> Part:
+    """A slide's table; its first row the head when the table's template says so, or when it
+    is painted as one (engine/office/model.py, painted_head)."""
+    rows = _sheet_rows(table)
+    header = 1 if table.get(_q("table:use-first-row-styles")) == "true" else 0
+    if not header:
+        painted = []
+        for row in table.iter(_q("table:table-row")):
+            default = row.get(_q("table:default-cell-style-name"), "")
+            painted.append([fills.get(cell.get(_q("table:style-name"), default), "")
+                            for cell in row if cell.tag == _q("table:table-cell")])
+        header = painted_head(painted)
+    return Part("table", html=table_html(rows, header))
+
+
+def _frame_parts(frame, first_slide: bool, fills: dict[str, str]) -> list[Part]:
     role = frame.get(_q("presentation:class"), "")
     table = frame.find(_q("table:table"))
     if table is not None:
-        return [Part("table", html=table_html(_sheet_rows(table), 0))]
+        return [_slide_table(table, fills)]
     image = frame.find(_q("draw:image"))
     box = frame.find(_q("draw:text-box"))
     if image is not None and (box is None or not _text(box)):

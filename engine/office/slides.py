@@ -1,6 +1,7 @@
 """Presentations (PPTX) read with python-pptx: one page per slide, its shapes in reading order
 (top to bottom, then left to right; groups opened), the title placeholder a heading, body
-placeholders and bulleted paragraphs list items, tables with their merged cells, pictures,
+placeholders and bulleted paragraphs list items, tables with their merged cells (the first
+row the head when marked so, or painted so: engine/office/model.py, painted_head), pictures,
 and the speaker notes after the slide's content."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    table_html
+    painted_head, table_html
 
 EMU_PER_PT = 12_700
 _BULLETS = ("buChar", "buAutoNum", "buBlip")
@@ -130,9 +131,9 @@ def _picture_member(shape) -> str:
 
 
 def _table_html(table) -> str:
-    rows = []
+    rows, fills = [], []
     for row in table.rows:
-        cells = []
+        cells, painted = [], []
         for cell in row.cells:
             if cell.is_spanned:
                 continue
@@ -141,6 +142,21 @@ def _table_html(table) -> str:
                 cells.append(Cell(text, rowspan=cell.span_height, colspan=cell.span_width))
             else:
                 cells.append(Cell(text))
+            painted.append(_fill(cell))
         rows.append(cells)
-    header = 1 if table.first_row else 0
+        fills.append(painted)
+    header = 1 if table.first_row else painted_head(fills)
     return table_html(rows, header)
+
+
+_SOLID_FILL = "{http://schemas.openxmlformats.org/drawingml/2006/main}solidFill"
+
+
+def _fill(cell) -> str:
+    """A cell's own solid fill as written ("" when it has none: the table style paints it)."""
+    properties = cell._tc.tcPr
+    fill = properties.find(_SOLID_FILL) if properties is not None else None
+    if fill is None or not len(fill):
+        return ""
+    colour = fill[0]
+    return f"{colour.tag.rsplit('}', 1)[-1]}:{colour.get('val', '')}"
