@@ -118,6 +118,16 @@ SLANT = 0.087
 # Monospaced fonts whose files do not set the fixed-pitch flag, by name: Courier, TeX's
 # typewriter faces (CMTT, LM Mono, TX TT), the common programming fonts.
 MONOSPACED_FONT = re.compile(r"mono|courier|consol|menlo|cmtt|txtt", re.IGNORECASE)
+# Symbol and Wingdings fonts without a ToUnicode map give their glyphs as U+F000 plus the
+# font's code: Word's and LibreOffice's list bullets come out as private-use characters that
+# no reader or list rule knows. The bullets of Word's bullet library, by font (Adobe's Symbol
+# encoding, Microsoft's Wingdings chart), made the characters they show.
+SYMBOL_FONT_BULLETS = (
+    (re.compile(r"symbol", re.IGNORECASE), {0xF0B7: "\u2022"}),
+    (re.compile(r"wingdings", re.IGNORECASE),
+     {0xF0A7: "\u25aa", 0xF06E: "\u25a0", 0xF0D8: "\u27a2", 0xF076: "\u2756",
+      0xF0FC: "\u2713"}),
+)
 
 
 def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
@@ -129,7 +139,8 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
         if block.get("type") != 0:
             continue
         for raw in block["lines"]:
-            spans = [s for s in raw["spans"] if s["text"].strip() and s.get("alpha", 255) > 0]
+            spans = [symbol_bullets(s) for s in raw["spans"]
+                     if s["text"].strip() and s.get("alpha", 255) > 0]
             if not spans:
                 continue
             text = _join_spans(spans)
@@ -153,6 +164,14 @@ def extract_lines(page: pymupdf.Page, scale: float) -> list[Line]:
                               vertical=abs(dy) > abs(dx),
                               slanted=min(abs(dx), abs(dy)) > SLANT, monospaced=monospaced))
     return lines
+
+
+def symbol_bullets(span: dict) -> dict:
+    """A span of a Symbol or Wingdings font with its private-use bullets made the bullets."""
+    for font, bullets in SYMBOL_FONT_BULLETS:
+        if font.search(span["font"]) and any(ord(c) in bullets for c in span["text"]):
+            return {**span, "text": span["text"].translate(bullets)}
+    return span
 
 
 def _first_ink(span: dict) -> float:

@@ -11,7 +11,7 @@ from engine.structure.vertical import is_vertical, vertical_blocks
 from engine.text import joins_unspaced
 from engine.types import Block, BlockKind, Box, Line
 
-BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃\-–*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
+BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃➢❖✓\-–*]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
 # An item number read straight onto Chinese text ("12.解方程": OCR keeps no space there, and
 # Chinese print sets none) is an item number all the same; a space is put after it.
 CJK_ITEM_RE = re.compile(r"^(\s*\(?\d{1,3}[.)])(?=[\u3400-\u4dbf\u4e00-\u9fff])")

@@ -30,3 +30,17 @@ def test_a_line_of_zero_width_characters_is_no_line(eval_dev_dir):
     assert "\u200b" in "".join(raw)
     lines = extract_lines(page, 1.0)
     assert lines and all(line.text.strip("\u200b\u200c\u200d\u2060\ufeff ") for line in lines)
+
+
+def test_symbol_font_bullets_become_bullets():
+    # LibreOffice's PDF of a Word list draws its bullets in OpenSymbol, extracted as U+F0B7.
+    from engine.input.text_layer import symbol_bullets
+    from engine.structure.paragraphs import BULLET_RE
+
+    span = {"font": "OpenSymbol", "text": "\uf0b7"}
+    assert symbol_bullets(span)["text"] == "\u2022"
+    wingdings = {"font": "ABCDEF+Wingdings-Regular", "text": "\uf0a7"}
+    assert symbol_bullets(wingdings)["text"] == "\u25aa"
+    # The same code in another font is that font's own business.
+    assert symbol_bullets({"font": "Calibri", "text": "\uf0b7"})["text"] == "\uf0b7"
+    assert BULLET_RE.match(symbol_bullets(span)["text"] + " Disassembler of byte code")
