@@ -6,6 +6,9 @@ analysis", 2003), and every other pair is free:
 2. a block entirely left of another comes first, unless a third block lies between them in
    height and reaches across both (a headline or a figure spanning the columns separates what
    is above it from what is below it).
+Two blocks that reach into each other's width by less than rule 1 counts, one wholly above the
+other with nothing level with either from the other's column, are stacked, not columns: the
+upper one comes first (a centred display formula over a paragraph's short last line).
 Spanning headlines over some of the columns, articles beside articles, figures that cut a page,
 side notes and numbered lists in columns all follow from these two rules without a column
 count or a page template. Of the blocks free to come next, the topmost is read first.
@@ -132,8 +135,9 @@ def precedence(boxes: np.ndarray) -> np.ndarray:
     overlap = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
     shared = overlap > SHARED_COLUMN_SHARE * np.minimum(width[:, None], width[None, :])
     above = cy[:, None] < cy[None, :]
-    before = shared & above
-    left_of = ~shared & ((x0 + x1)[:, None] < (x0 + x1)[None, :])
+    stacked = _stacked(boxes, overlap, shared)
+    before = (shared | stacked) & above
+    left_of = ~shared & ~stacked & ((x0 + x1)[:, None] < (x0 + x1)[None, :])
     np.fill_diagonal(shared, False)
     for a, b in zip(*np.nonzero(left_of)):
         low, high = sorted((cy[a], cy[b]))
@@ -142,6 +146,27 @@ def precedence(boxes: np.ndarray) -> np.ndarray:
             before[a, b] = True
     np.fill_diagonal(before, False)
     return before
+
+
+def _stacked(boxes: np.ndarray, overlap: np.ndarray, shared: np.ndarray) -> np.ndarray:
+    """stacked[a, b]: two blocks one above the other, reaching into each other's width by
+    less than SHARED_COLUMN_SHARE, with nothing beside either of them: a display formula
+    centred over the last short line of a paragraph, one wide indented line under a short
+    one. Side by side in columns, some block of the one's column stands level with the other
+    (a column's text above a heading that reaches into the gutter); here none does, so the
+    upper is read first. Rule 2 alone read the short line before the formula above it (a
+    Word document printed by LibreOffice, tools/officeset)."""
+    y0, y1 = boxes[:, 1], boxes[:, 3]
+    level = (np.minimum(y1[:, None], y1[None, :]) - np.maximum(y0[:, None], y0[None, :])) > 0
+    np.fill_diagonal(level, False)
+    candidates = (overlap > 0) & ~shared & ~level
+    np.fill_diagonal(candidates, False)
+    stacked = np.zeros_like(candidates)
+    for a, b in zip(*np.nonzero(candidates)):
+        beside = (level[:, a] & shared[:, b]) | (level[:, b] & shared[:, a])
+        beside[[a, b]] = False
+        stacked[a, b] = not beside.any()
+    return stacked
 
 
 def topological(before: np.ndarray, boxes: np.ndarray) -> list[int]:

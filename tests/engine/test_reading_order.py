@@ -192,3 +192,22 @@ def test_a_section_heading_beside_a_paragraph_under_a_stripe_cuts_nothing():
              _para("R1", 300, 350, 550, 600)]
     blocks = [*right, *left]
     assert names(order_blocks(blocks)) == ["L0", "L1", "R0", "Heading", "R1"]
+
+
+def test_a_centred_formula_is_read_before_the_short_line_under_it_that_reaches_below_it():
+    """A display formula centred in the column, then a short line ending a little under the
+    formula's left edge: one above the other, not two columns."""
+    above = block("paragraph", 250, 1117, 1433, 1243)
+    formula = block("formula", 686, 1281, 1016, 1378)
+    short = block("short", 250, 1411, 697, 1451)
+    below = block("next", 250, 1492, 1388, 1571)
+    assert names(order_blocks([below, short, formula, above])) == [
+        "paragraph", "formula", "short", "next"]
+
+
+def test_a_heading_reaching_into_the_gutter_still_reads_with_its_column():
+    """The left column's heading reaches a little under the right column's first paragraph:
+    the left column's text level with that paragraph keeps the two columns apart."""
+    heading = block("heading", 50, 300, 320, 330)
+    blocks = [*RIGHT, TITLE, LEFT[0], heading, block("L3", 50, 340, 290, 420)]
+    assert names(order_blocks(blocks)) == ["title", "L0", "heading", "L3", "R0", "R1", "R2"]
