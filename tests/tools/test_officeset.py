@@ -57,3 +57,19 @@ def test_the_readme_table_shows_means_and_minima():
     text = readme_markdown({"families": {"docx": {"documents": 2, "text": 1.0, "text_min": 0.99,
                                                   "teds": 0.9, "teds_min": 0.8}}})
     assert "| docx | 2 | 1.000 (0.990) | 0.900 (0.800) |  |  |  |" in text
+
+
+def test_the_readme_shows_docling_beside_when_measured():
+    text = readme_markdown({"families": {}, "docling": {
+        "version": "2.143.0", "families": {"pptx": {"documents": 2, "text": 0.5,
+                                                    "text_min": 0.4}}}})
+    assert "docling 2.143.0 on the same files" in text and "| pptx | 2 | 0.500 (0.400) |  |" in text
+
+
+def test_doclings_header_cells_become_a_head():
+    from tools.officeset.docling_side import _head_rows
+
+    docling = ('<table><tbody><tr><th colspan="2">A</th></tr><tr><td>b</td><td>c</td></tr>'
+               '</tbody></table>')
+    assert _head_rows(docling) == ('<table><thead><tr><td colspan="2">A</td></tr></thead>'
+                                   '<tbody><tr><td>b</td><td>c</td></tr></tbody></table>')

@@ -2,7 +2,7 @@
 converted again as the PDFs LibreOffice lays them out as.
 
     python -m tools.officeset [--seed 1] [--count 2] [--out build/officeset] [--results FILE]
-                              [--no-pdf]
+                              [--no-pdf] [--docling build/docling-venv/bin/python]
 
 Needs LibreOffice (Writer, Calc and Impress: `apt-get install libreoffice-writer-nogui
 libreoffice-calc-nogui libreoffice-impress-nogui`) for the documents it saves again and the
@@ -28,6 +28,9 @@ def main() -> None:
                         default=REPO / "docs" / "results" / "officeset.json")
     parser.add_argument("--no-pdf", action="store_true",
                         help="skip the LibreOffice PDF comparison")
+    parser.add_argument("--docling", type=Path, metavar="PYTHON",
+                        help="the Python of a virtual environment with docling, to score it on "
+                             "the same documents (tools/officeset/docling_side.py)")
     args = parser.parse_args()
     folder = args.out / f"seed-{args.seed}"
     generate(folder, args.seed, args.count)
@@ -37,6 +40,11 @@ def main() -> None:
 
     results = {"seed": args.seed, "count": args.count,
                **measure(folder, Engine(SettingsStore().load()), not args.no_pdf)}
+    if args.docling:
+        from tools.officeset.docling_side import measure_docling
+        from tools.officeset.measure import load_items
+
+        results["docling"] = measure_docling(folder, load_items(folder), args.docling)
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     for name, row in results["families"].items():

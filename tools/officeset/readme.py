@@ -20,4 +20,12 @@ def readme_markdown(results: Mapping) -> str:
         cells = [name, str(row["documents"])] + [
             _mean_and_min(row, key) for key in ("text", "teds", "scan", "pdf_text", "named")]
         rows.append("| " + " | ".join(cells) + " |")
+    docling = results.get("docling")
+    if docling:
+        rows += ["", f"docling {docling['version']} on the same files (the kinds it reads):", "",
+                 "| family | documents | text (min) | table TEDS (min) |", "|---|---:|---:|---:|"]
+        for name, row in docling["families"].items():
+            cells = [name, str(row["documents"])] + [_mean_and_min(row, key)
+                                                     for key in ("text", "teds")]
+            rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
