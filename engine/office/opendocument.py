@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    table_html
+    office_table
 from engine.office.sheets import MAX_SHEET_CELLS
 
 NS = {"office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -66,7 +66,7 @@ def read_spreadsheet(path: Path) -> OfficeDocument:
         rows = _sheet_rows(sheet)
         parts = [Part("section_header", name, level=1)]
         if rows:
-            parts.append(Part("table", html=table_html(rows)))
+            parts.append(Part("table", table=office_table(rows)))
         pages.append(OfficePage(tuple(parts), title=name))
     return OfficeDocument("ods", tuple(pages))
 
@@ -127,7 +127,7 @@ def _frame_parts(frame, first_slide: bool) -> list[Part]:
     role = frame.get(_q("presentation:class"), "")
     table = frame.find(_q("table:table"))
     if table is not None:
-        return [Part("table", html=table_html(_sheet_rows(table), 0))]
+        return [Part("table", table=office_table(_sheet_rows(table), 0))]
     image = frame.find(_q("draw:image"))
     box = frame.find(_q("draw:text-box"))
     if image is not None and (box is None or not _text(box)):

@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    table_html
+    office_table
+from engine.tables.content import Table
 
 EMU_PER_PT = 12_700
 _BULLETS = ("buChar", "buAutoNum", "buBlip")
@@ -71,7 +72,7 @@ def _shape_parts(shape, slide, unread: list[str]) -> list[Part]:
         return [p for child in _in_reading_order(shape.shapes)
                 for p in _shape_parts(child, slide, unread)]
     if getattr(shape, "has_table", False) and shape.has_table:
-        return [Part("table", html=_table_html(shape.table))]
+        return [Part("table", table=_table(shape.table))]
     picture = _picture_member(shape)
     if picture:
         return [Part(PICTURE, picture=picture)]
@@ -129,7 +130,7 @@ def _picture_member(shape) -> str:
         return ""
 
 
-def _table_html(table) -> str:
+def _table(table) -> Table:
     rows = []
     for row in table.rows:
         cells = []
@@ -143,4 +144,4 @@ def _table_html(table) -> str:
                 cells.append(Cell(text))
         rows.append(cells)
     header = 1 if table.first_row else 0
-    return table_html(rows, header)
+    return office_table(rows, header)

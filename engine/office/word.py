@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine.errors import CorruptDocument, UnsafeInput
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    table_html
+    office_table
 from engine.office.outline import with_outline_headings
 
 
@@ -247,7 +247,7 @@ class _TreeReader:
         if text:
             self.parts.append(Part("caption", text))
         if rows:
-            self.parts.append(Part("table", html=table_html(rows, header_rows)))
+            self.parts.append(Part("table", table=office_table(rows, header_rows)))
 
 
 def _cells(row: list) -> list[Cell]:
