@@ -28,6 +28,7 @@ def recognize_tables(page: PageState, models) -> PageState:
         elif result.ok:
             regions[i] = replace(regions[i], table=result.table)
         else:
-            page = keep_crop(page, regions, i).warn(
-                f"a table could not be parsed ({result.reason}); kept as an image with its text")
+            page, regions[i] = keep_crop(page, regions[i], i)
+            page = page.warn(f"a table could not be parsed ({result.reason}); kept as an image "
+                             "with its text")
     return replace(page, regions=tuple(regions))
