@@ -178,7 +178,8 @@ def test_a_left_to_right_sheet_stays_left_to_right():
 
     table = "<table><tr><td>Crop</td><td>חיטה</td></tr><tr><td>Wheat</td><td>Rye</td></tr></table>"
     page = PageResult(1, PAGE_W, PAGE_H, 72.0, TextSource.OCR, "test",
-                      blocks=(Block(BlockKind.TABLE, Box(100, 100, 800, 400), table=table_of(table)),))
+                      blocks=(Block(BlockKind.TABLE, Box(100, 100, 800, 400),
+                                    table=table_of(table)),))
     data, _notes = build_xlsx(DocumentResult("/in/scan.png", "png", 1, (page,)))
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]
     assert not sheet.sheet_view.rightToLeft

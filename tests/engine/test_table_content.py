@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
 
+from engine.office.model import Cell, OfficeDocument, OfficePage, Part, office_table
 from engine.output.tables import table_html, table_markdown
 from engine.tables.content import (CellEntry, Table, TableCell, TableTooLarge, filled_rows,
                                    place_rows, with_head)
@@ -84,7 +86,8 @@ def test_the_recogniser_head_is_its_leading_head_rows():
 def test_the_json_writes_a_table_as_its_html_where_it_wrote_it_before():
     table = rows(["a", "b"])
     page = PageResult(1, 10, 10, 72.0, TextSource.OCR, "scan", blocks=(
-        Block(BlockKind.TABLE, Box(0, 0, 5, 5), table=table), Block(BlockKind.TEXT, Box(0, 6, 5, 7))))
+        Block(BlockKind.TABLE, Box(0, 0, 5, 5), table=table),
+        Block(BlockKind.TEXT, Box(0, 6, 5, 7))))
     blocks = DocumentResult("a.png", "png", 1, (page,)).to_json()["pages"][0]["blocks"]
     assert list(blocks[0])[5:8] == ["level", "html", "latex"]
     assert blocks[0]["html"] == table_html(table) and blocks[1]["html"] == ""
@@ -128,3 +131,14 @@ def test_the_html_reader_check_finds_each_way_in():
     assert html_readers("import lxml.html\n") == {"lxml.html"}
     assert html_readers("x = read_table(block.html)\n") == {"read_table"}
     assert html_readers("import html\nhtml.escape(text)\n") == set()
+
+
+def test_an_office_table_is_placed_and_crosses_the_readers_pipe_whole():
+    rows = [[Cell("Region", rowspan=9), Cell("Q1")], [Cell("12")]]
+    table = office_table(rows, header_rows=1)
+    assert table == Table((TableCell(0, 0, "Region", rowspan=2, header=True),
+                           TableCell(0, 1, "Q1", header=True), TableCell(1, 1, "12")), 2, 2, 1)
+    document = OfficeDocument("docx", (OfficePage((Part("table", table=table),)),))
+    assert OfficeDocument.from_json(json.loads(json.dumps(document.to_json()))) == document
+    with pytest.raises(TableTooLarge):
+        office_table([[Cell("wide", colspan=10_000)]] * 101)

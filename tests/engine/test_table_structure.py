@@ -1,4 +1,5 @@
-"""engine.tables.structure, cells and recognizer: decoding, cell filling, the recogniser (no ONNX)."""
+"""engine.tables.structure, cells and recognizer: decoding, cell filling, the recogniser
+(no ONNX)."""
 
 from __future__ import annotations
 
