@@ -31,6 +31,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     # Results
     "engine.types": ("DocumentResult", "PageResult", "PageError", "Status", "TextSource",
                      "Block", "BlockKind", "Line", "Word", "Span", "Region", "Box"),
+    "engine.tables.content": ("Table", "TableCell"),
     "engine.output.document_json": ("document_json", "SCHEMA_VERSION"),
     "engine.output.content_list": ("content_list",),
     # Events
@@ -58,7 +59,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.export.registry": ("ExportContext", "export_document"),
     "engine.export.page_words": ("table_lines", "block_lines", "words_of", "PlacedWord",
                                  "InputPixels"),
-    "engine.output.markdown": ("html_table_to_gfm",),
+    "engine.output.tables": ("table_html", "table_markdown"),
     "engine.output.writer": ("name_taken",),
     "engine.cli.inputs": ("output_names",),
     # Models and devices
@@ -131,7 +132,8 @@ if TYPE_CHECKING:  # pragma: no cover
                                 parse_tables_across_pages)
     from engine.output.content_list import content_list
     from engine.output.document_json import SCHEMA_VERSION, document_json
-    from engine.output.markdown import html_table_to_gfm
+    from engine.output.tables import table_html, table_markdown
+    from engine.tables.content import Table, TableCell
     from engine.output.writer import name_taken
     from engine.page import PageOutcome
     from engine.recipe import assemble_document, read_pages, select_pages

@@ -127,13 +127,13 @@ class PageOutcome:
     image: np.ndarray | None = None
 
 
-def keep_crop(page: PageState, regions: list[Region], index: int) -> PageState:
-    """Region `index` keeps its crop as an image beside the Markdown: the crop is added to the
-    page's images and the region (replaced in `regions`) names its path."""
-    region = regions[index]
+def keep_crop(page: PageState, region: Region, index: int) -> tuple[PageState, Region]:
+    """A region that keeps its crop as an image beside the Markdown: the page with the crop
+    among its images, and the region naming its path (`index`, the region's place among the
+    page's regions, names the file)."""
     path = f"images/{page.image_prefix}-{region.kind.value}{index + 1}.png"
-    regions[index] = replace(region, image_path=path)
-    return replace(page, crops=page.crops + ((path, page.crop(region.box)),))
+    return (replace(page, crops=page.crops + ((path, page.crop(region.box)),)),
+            replace(region, image_path=path))
 
 
 def regions_of(page: PageState, kind: BlockKind) -> list[int]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, asdict
+from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
+
+from engine.output.tables import table_html
+from engine.tables.content import Table
 
 
 @dataclass(frozen=True)
@@ -133,8 +136,8 @@ class Region:
     """The layout model's own class name ("" for regions a formula stage found)."""
     lines: tuple[Line, ...] = ()
     """The page's lines this region holds (set when the page is assembled)."""
-    html: str = ""
-    """Tables: the recognised structure as HTML."""
+    table: Table | None = None
+    """Tables: the recognised cells (engine/tables/content.py)."""
     latex: str = ""
     """Formulas: the recognised LaTeX."""
     latex_confidence: float | None = None
@@ -166,8 +169,9 @@ class Block:
     score: float = 1.0
     level: int = 0
     """Heading level for titles and section headers (1 = top)."""
-    html: str = ""
-    """Tables: the recognised table as HTML."""
+    table: Table | None = None
+    """Tables: the recognised table's cells (engine/tables/content.py); None for a table kept
+    as an image. The JSON writes it as `html` (engine/output/tables.py)."""
     latex: str = ""
     """Formulas: the recognised LaTeX, when the formula model could read the crop."""
     latex_confidence: float | None = None
@@ -186,7 +190,7 @@ class Block:
     `text` is plain text throughout."""
     table_pages: tuple[int, ...] = ()
     """A table joined across pages (engine/tables/across_pages.py): the pages it spans, this
-    block's page first; `html` then holds the rows of every part. Empty: a table on one page."""
+    block's page first; `table` then holds the rows of every part. Empty: a table on one page."""
     continues_from_page: int = 0
     """A later part of a table joined across pages: the page whose block holds the whole table.
     The part keeps its own cells and lines (this page's searchable text) and is left out of the
@@ -195,6 +199,11 @@ class Block:
     @property
     def is_continuation(self) -> bool:
         return self.continues_from_page > 0
+
+    @property
+    def html(self) -> str:
+        """The table as our HTML ("" when there is no table)."""
+        return table_html(self.table) if self.table is not None else ""
 
 
 class Status(str, Enum):
@@ -265,16 +274,26 @@ class DocumentResult:
     """ok when every page is ok, failed when every page failed, partial otherwise."""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON-able dict (enums as their values, boxes as [x0, y0, x1, y1])."""
-        return _jsonable(asdict(self))
+        """Plain JSON-able dict (enums as their values, boxes as [x0, y0, x1, y1], a table as
+        its HTML in `html`)."""
+        return _jsonable(self)
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, Box):
+        return [round(getattr(value, k), 2) for k in ("x0", "y0", "x1", "y1")]
+    if is_dataclass(value) and not isinstance(value, type):
+        plain = {}
+        for f in fields(value):
+            item = getattr(value, f.name)
+            if f.name == "table":
+                plain["html"] = table_html(item) if item is not None else ""
+            else:
+                plain[f.name] = _jsonable(item)
+        return plain
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, dict):
-        if set(value) == {"x0", "y0", "x1", "y1"}:
-            return [round(value[k], 2) for k in ("x0", "y0", "x1", "y1")]
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]

@@ -21,7 +21,7 @@ FORMULA, TABLE = "formula", "table"
 
 
 def _has_content(block: Any, kind: str) -> bool:
-    return bool(block.latex.strip() if kind == FORMULA else block.html.strip())
+    return bool(block.latex.strip() if kind == FORMULA else block.table is not None)
 
 
 def copy_target(job: Job | None, chosen: tuple[int, int] | None, kind: str) -> Any | None:
@@ -41,16 +41,16 @@ def copy_target(job: Job | None, chosen: tuple[int, int] | None, kind: str) -> A
     return None
 
 
-def table_text(html: str, table_format: str) -> str:
-    """The table as the Markdown writes it: a pipe table when asked for and possible (no merged
-    cells), else its HTML."""
-    if table_format == "markdown":
-        from engine.api import html_table_to_gfm  # the Markdown writer's own
+def table_text(table: Any, table_format: str) -> str:
+    """The table (engine.api.Table) as the Markdown writes it: a pipe table when asked for and
+    possible (no merged cells), else its HTML."""
+    from engine.api import table_html, table_markdown  # the Markdown writer's own
 
-        gfm = html_table_to_gfm(html)
+    if table_format == "markdown":
+        gfm = table_markdown(table)
         if gfm is not None:
             return gfm
-    return html
+    return table_html(table)
 
 
 class BlockCopier(QObject):
@@ -81,7 +81,7 @@ class BlockCopier(QObject):
         if block is None:
             return None
         table_format = str(self._window.store.load().output.table_format)
-        text = table_text(block.html, table_format)
+        text = table_text(block.table, table_format)
         mime = QMimeData()
         mime.setText(text)
         mime.setHtml(block.html)

@@ -17,8 +17,9 @@ import tempfile
 from pathlib import Path
 
 from engine.export.formats import ExportFailed
-from engine.export.html_table import TableTooLarge, read_table
 from engine.output.markdown import escape_text, render_block
+from engine.output.tables import table_html
+from engine.tables.content import TableTooLarge, filled_rows
 from engine.text import holds_right_to_left, right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 
@@ -158,7 +159,8 @@ def docx_markdown(result: DocumentResult, table_format: str = "html") -> tuple[s
             rendered = render_block(block, table_format).strip()
             if not rendered or rendered not in markdown:
                 continue
-            if block.kind is BlockKind.TABLE and block.html and rendered == block.html.strip():
+            if (block.kind is BlockKind.TABLE and block.table is not None
+                    and rendered == table_html(block.table).strip()):
                 wide = _too_wide(block)
                 if wide:
                     notes.append(f"table on page {page.page_number} of {Path(result.path).name} "
@@ -197,7 +199,7 @@ def _captioned(block: Block, rendered: str, caption: Block) -> str:
 
 def _too_wide(block: Block) -> str:
     try:
-        grid = read_table(block.html)
+        grid = filled_rows(block.table)
     except TableTooLarge as exc:
         return f"is too large ({exc})"
     if grid.cols > WORD_MAX_COLUMNS:
@@ -209,7 +211,7 @@ def _table_as_text(block: Block) -> str:
     """A table Word cannot hold, as one paragraph per row with its cells between bars."""
     rows: dict[int, list[str]] = {}
     try:
-        cells = read_table(block.html).cells
+        cells = filled_rows(block.table).cells
     except TableTooLarge:
         cells = ()
     for cell in cells:

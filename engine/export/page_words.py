@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.export.html_table import TableTooLarge, read_table
+from engine.tables.content import Table, TableTooLarge, filled_rows
 from engine.types import Block, BlockKind, Box, Line, PageResult, Word
 
 
@@ -37,8 +37,8 @@ def page_lines(page: PageResult) -> list[Line]:
 
 def block_lines(block: Block) -> list[Line]:
     """A block's lines in reading order: a table's in the order of its cells."""
-    if block.kind is BlockKind.TABLE and block.html:
-        return table_lines(block.html, block.lines)
+    if block.kind is BlockKind.TABLE and block.table is not None:
+        return table_lines(block.table, block.lines)
     return list(block.lines)
 
 
@@ -59,12 +59,12 @@ def rows_first(lines: tuple[Line, ...] | list[Line]) -> list[Line]:
     return [line for row in rows for line in sorted(row, key=lambda ln: ln.box.x0)]
 
 
-def table_lines(html: str, lines: tuple[Line, ...]) -> list[Line]:
+def table_lines(table: Table, lines: tuple[Line, ...]) -> list[Line]:
     """A table's lines in the order of its cells: each cell's text is matched, from its start,
     against the lines still unplaced (in rows-first order), taking a line that is a piece of
     the cell or a line that runs on into the next cells. Lines no cell spells come last."""
     try:
-        cells = [_squeeze(cell.text) for cell in read_table(html).cells]
+        cells = [_squeeze(cell.text) for cell in filled_rows(table).cells]
     except TableTooLarge:
         return rows_first(lines)
     pool = [(line, _squeeze(line.text)) for line in rows_first(lines)]

@@ -17,7 +17,7 @@ from openpyxl.utils import get_column_letter
 
 from engine.export.cell_numbers import parse_number, uses_decimal_comma
 from engine.export.formats import ExportFailed
-from engine.export.html_table import TableGrid, TableTooLarge, read_table
+from engine.tables.content import Table, TableTooLarge, filled_rows
 from engine.text import right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 
@@ -108,12 +108,12 @@ def build_xlsx(result: DocumentResult) -> tuple[bytes, tuple[str, ...]]:
     notes: list[str] = []
     for table in tables:
         where = f"table {table.index} (page {table.pages_label})"
-        if not table.block.html:
+        if table.block.table is None:
             notes.append(f"{where} of {name} could not be read as cells (it is kept as an "
                          "image in the Markdown); it is not in the .xlsx.")
             continue
         try:
-            grid = read_table(table.block.html)
+            grid = filled_rows(table.block.table)
         except TableTooLarge as exc:
             notes.append(f"{where} of {name} is left out of the .xlsx: {exc}.")
             continue
@@ -140,7 +140,7 @@ def _document_name(result: DocumentResult) -> str:
     return result.path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _too_large(grid: TableGrid) -> str:
+def _too_large(grid: Table) -> str:
     if grid.rows + TABLE_FIRST_ROW - 1 > MAX_ROWS or grid.cols > MAX_COLS:
         return (f"its {grid.rows} rows by {grid.cols} columns exceed a sheet's "
                 f"{MAX_ROWS:,} by {MAX_COLS:,}")
@@ -150,7 +150,7 @@ def _too_large(grid: TableGrid) -> str:
     return ""
 
 
-def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
+def _write_sheet(sheet, table: PageTable, grid: Table) -> None:
     title = sheet.cell(row=1, column=1, value=table.caption or
                        f"Table {table.index} ({_pages_words(table)})")
     title.font = Font(bold=True)
@@ -187,7 +187,7 @@ def _write_sheet(sheet, table: PageTable, grid: TableGrid) -> None:
         sheet.column_dimensions[get_column_letter(col)].width = min(60, max(8, widest + 2))
 
 
-def _column(col: int, span: int, grid: TableGrid, mirrored: bool) -> int:
+def _column(col: int, span: int, grid: Table, mirrored: bool) -> int:
     """The sheet column (from 1) of a cell's first column `col` (from 0, as the page shows
     it left to right), over `span` columns."""
     return grid.cols - col - span + 1 if mirrored else col + 1

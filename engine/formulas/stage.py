@@ -50,9 +50,9 @@ def recognize_formula_image(page: PageState, models) -> PageState:
         box = box.union(line.box)
     box = Box(max(0.0, box.x0), max(0.0, box.y0), min(float(width), box.x1),
               min(float(height), box.y1))
-    regions = [Region(BlockKind.FORMULA, box, reading.confidence)]
-    page = keep_reading(page, regions, 0, reading)
-    return replace(page, regions=tuple(regions))
+    page, region = keep_reading(page, Region(BlockKind.FORMULA, box, reading.confidence), 0,
+                                reading)
+    return replace(page, regions=(region,))
 
 
 def whole_ink_reading(page: PageState, recognizer) -> tuple[Box | None, FormulaReading | None]:
@@ -102,8 +102,9 @@ def find_math_lines(page: PageState, models) -> PageState:
     for box, number, reading in zip(boxes, numbered, readings):
         if reading is None or reading.low_confidence or not looks_like_math(reading.latex):
             continue
-        regions.append(Region(BlockKind.FORMULA, number.box if number else box, reading.confidence))
-        page = keep_reading(page, regions, len(regions) - 1, _with_number(reading, number))
+        found = Region(BlockKind.FORMULA, number.box if number else box, reading.confidence)
+        page, found = keep_reading(page, found, len(regions), _with_number(reading, number))
+        regions.append(found)
     return replace(page, regions=tuple(_without_number_regions(page, regions)))
 
 
@@ -128,7 +129,8 @@ def recognize_formulas(page: PageState, models) -> PageState:
         readings = recognizer.read([page.crop(numbered[i].read_box if i in numbered
                                               else regions[i].box) for i in formulas])
     for i, reading in zip(formulas, readings):
-        page = keep_reading(page, regions, i, _with_number(reading, numbered.get(i)))
+        page, regions[i] = keep_reading(page, regions[i], i,
+                                        _with_number(reading, numbered.get(i)))
     return replace(page, regions=tuple(_without_number_regions(page, regions)))
 
 
@@ -164,14 +166,14 @@ def _with_number(reading: FormulaReading | None,
     return replace(reading, latex=tagged(reading.latex, number.number))
 
 
-def keep_reading(page: PageState, regions: list[Region], index: int,
-                 reading: FormulaReading | None) -> PageState:
-    """A formula region's LaTeX (replaced in `regions`), and its image too when there is no
-    LaTeX or it is doubtful: a formula is never lost, and a doubtful reading can be checked
-    against the original."""
+def keep_reading(page: PageState, region: Region, index: int,
+                 reading: FormulaReading | None) -> tuple[PageState, Region]:
+    """A formula region with its LaTeX, and its image too when there is no LaTeX or it is
+    doubtful (the page then holds the crop; `index` names it): a formula is never lost, and a
+    doubtful reading can be checked against the original."""
     if reading is not None:
-        regions[index] = replace(regions[index], latex=reading.latex,
-                                 latex_confidence=reading.confidence, latex_guard=reading.guard)
+        region = replace(region, latex=reading.latex, latex_confidence=reading.confidence,
+                         latex_guard=reading.guard)
     if reading is None or reading.low_confidence:
-        page = keep_crop(page, regions, index)
-    return page
+        return keep_crop(page, region, index)
+    return page, region

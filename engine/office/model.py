@@ -4,9 +4,11 @@ child's pipe as JSON (engine/input/probe.py reads Office documents in that bound
 
 from __future__ import annotations
 
-import html
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from engine.output.tables import table_html
+from engine.tables.content import CellEntry, Table, TableCell, place_rows
 
 PICTURE = "picture"
 """A part's kind for a picture inside the document; the others are BlockKind values."""
@@ -20,14 +22,19 @@ class Part:
     text: str = ""
     level: int = 0
     """Headings: 1 = top. List items: how deep the list is nested (0 = top)."""
-    html: str = ""
-    """Tables: `<table>` rows with rowspan/colspan, as the table recogniser writes them."""
+    table: Table | None = None
+    """Tables: the cells with their spans, as the table recogniser makes them."""
     latex: str = ""
     """Display formulas: the document's own equation as LaTeX."""
     spans: tuple[tuple[str, str], ...] = ()
     """Text with inline formulas: (text, latex) pieces in order; latex "" for plain text."""
     picture: str = ""
     """Pictures: the member of the package holding the picture's bytes."""
+
+    @property
+    def html(self) -> str:
+        """Tables: the cells as our HTML ("" for any other part)."""
+        return table_html(self.table) if self.table is not None else ""
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,8 @@ class OfficeDocument:
     @staticmethod
     def from_json(data: dict[str, Any]) -> "OfficeDocument":
         pages = tuple(OfficePage(parts=tuple(Part(**{**p, "spans": tuple(tuple(s) for s in
-                                                                          p.get("spans", ()))})
+                                                                          p.get("spans", ())),
+                                                     "table": _table(p.get("table"))})
                                              for p in page["parts"]),
                                  title=page.get("title", ""), width_pt=page["width_pt"],
                                  height_pt=page["height_pt"],
@@ -71,22 +79,19 @@ class Cell:
     colspan: int = 1
 
 
-def table_html(rows: list[list[Cell]], header_rows: int = 0) -> str:
-    """A `<table>` of `<tr>`/`<td>` rows with rowspan/colspan, the first `header_rows` rows in
-    `<thead>` (the form engine/tables/recognizer.py writes); cell text escaped."""
+def _table(data: dict[str, Any] | None) -> Table | None:
+    """A table back from its JSON form (dataclasses.asdict's)."""
+    if data is None:
+        return None
+    return Table(tuple(TableCell(**cell) for cell in data["cells"]), data["rows"], data["cols"],
+                 data["header_rows"])
 
-    def row_html(row: list[Cell]) -> str:
-        parts = []
-        for cell in row:
-            spans = "".join(f' {name}="{value}"' for name, value in
-                            (("rowspan", cell.rowspan), ("colspan", cell.colspan)) if value > 1)
-            parts.append(f"<td{spans}>{html.escape(cell.text, quote=False)}</td>")
-        return "<tr>" + "".join(parts) + "</tr>"
 
-    head = "".join(row_html(r) for r in rows[:header_rows])
-    body = "".join(row_html(r) for r in rows[header_rows:])
-    return ("<table>" + (f"<thead>{head}</thead>" if head else "")
-            + (f"<tbody>{body}</tbody>" if body else "") + "</table>")
+def office_table(rows: list[list[Cell]], header_rows: int = 0) -> Table:
+    """Rows of cells as a table, the first `header_rows` rows its head (raises TableTooLarge
+    past a million grid places, which the reader reports as a damaged document)."""
+    return place_rows([[CellEntry(c.text, c.rowspan, c.colspan, r < header_rows) for c in row]
+                       for r, row in enumerate(rows)], header_rows)
 
 
 def joined(pieces: list[str]) -> str:

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    painted_head, table_html
+    office_table, painted_head
 from engine.office.sheets import MAX_SHEET_CELLS
 
 NS = {"office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
@@ -69,7 +69,7 @@ def read_spreadsheet(path: Path) -> OfficeDocument:
         rows = _sheet_rows(sheet)
         parts = [Part("section_header", name, level=1)]
         if rows:
-            parts.append(Part("table", html=table_html(rows)))
+            parts.append(Part("table", table=office_table(rows)))
         pages.append(OfficePage(tuple(parts), title=name))
     return OfficeDocument("ods", tuple(pages))
 
@@ -156,7 +156,7 @@ def _slide_table(table, fills: dict[str, str]) -> Part:
             painted.append([fills.get(cell.get(_q("table:style-name"), default), "")
                             for cell in row if cell.tag == _q("table:table-cell")])
         header = painted_head(painted)
-    return Part("table", html=table_html(rows, header))
+    return Part("table", table=office_table(rows, header))
 
 
 def _frame_parts(frame, first_slide: bool, fills: dict[str, str]) -> list[Part]:

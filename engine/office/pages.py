@@ -78,8 +78,8 @@ def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
             y += height + LINE_PT
             continue
         height = LINE_PT * max(1, math.ceil(len(part.text or part.latex) / CHARS_PER_LINE))
-        if part.html:
-            height = LINE_PT * (part.html.count("<tr>") + 1)
+        if part.table is not None:
+            height = LINE_PT * (part.table.rows + 1)
         blocks.append(_block(part, Box(0.0, y, width, y + height)))
         y += height + LINE_PT / 2
     result = PageResult(page_number=number, width=round(width), height=round(max(
@@ -94,7 +94,7 @@ def _block(part: Part, box: Box) -> Block:
     kind = BlockKind(part.kind)
     spans = tuple(Span(text=t if not latex else latex, latex=latex) for t, latex in part.spans)
     level = part.level if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER) else 0
-    return Block(kind, box, text=part.text or part.latex, level=level, html=part.html,
+    return Block(kind, box, text=part.text or part.latex, level=level, table=part.table,
                  latex=part.latex, latex_confidence=1.0 if part.latex else None, spans=spans)
 
 

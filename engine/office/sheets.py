@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 from engine.office.left_out import uncached_formulas
-from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, table_html
+from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, office_table
 
 # Cells of one sheet taken into its table; the rows past it are left out, with a warning.
 MAX_SHEET_CELLS = 1_000_000
@@ -38,7 +38,7 @@ def read_workbook(path: Path) -> OfficeDocument:
                        "application to keep the values",)
         parts = [Part("section_header", sheet.title, level=1)]
         if rows:
-            parts.append(Part("table", html=table_html(rows)))
+            parts.append(Part("table", table=office_table(rows)))
         parts.extend(Part(PICTURE, picture=member) for member in pictures.get(sheet.title, ()))
         pages.append(OfficePage(tuple(parts), title=sheet.title, unread=unread))
     book.close()

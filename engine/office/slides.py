@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    painted_head, table_html
+    office_table, painted_head
+from engine.tables.content import Table
 
 EMU_PER_PT = 12_700
 _BULLETS = ("buChar", "buAutoNum", "buBlip")
@@ -72,7 +73,7 @@ def _shape_parts(shape, slide, unread: list[str]) -> list[Part]:
         return [p for child in _in_reading_order(shape.shapes)
                 for p in _shape_parts(child, slide, unread)]
     if getattr(shape, "has_table", False) and shape.has_table:
-        return [Part("table", html=_table_html(shape.table))]
+        return [Part("table", table=_table(shape.table))]
     picture = _picture_member(shape)
     if picture:
         return [Part(PICTURE, picture=picture)]
@@ -130,7 +131,7 @@ def _picture_member(shape) -> str:
         return ""
 
 
-def _table_html(table) -> str:
+def _table(table) -> Table:
     rows, fills = [], []
     for row in table.rows:
         cells, painted = [], []
@@ -146,7 +147,7 @@ def _table_html(table) -> str:
         rows.append(cells)
         fills.append(painted)
     header = 1 if table.first_row else painted_head(fills)
-    return table_html(rows, header)
+    return office_table(rows, header)
 
 
 _SOLID_FILL = "{http://schemas.openxmlformats.org/drawingml/2006/main}solidFill"

@@ -16,7 +16,7 @@ from pathlib import Path
 from engine.errors import CorruptDocument, UnsafeInput
 from engine.office.left_out import odt_left_out, word_left_out
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
-    table_html
+    office_table
 from engine.office.outline import with_outline_headings
 
 
@@ -253,7 +253,7 @@ class _TreeReader:
         if text:
             self.parts.append(Part("caption", text))
         if rows:
-            self.parts.append(Part("table", html=table_html(rows, header_rows)))
+            self.parts.append(Part("table", table=office_table(rows, header_rows)))
         # A cell's picture (a logo, a photo in a form) is read after the table: a table cell
         # holds text here, so the picture is not where the document has it.
         pictures = _images([head, bodies, foot])

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.formulas.inline import spans_text
 from engine.output.markdown import FURNITURE
+from engine.output.tables import table_html
 from engine.types import Block, BlockKind, PageResult
 
 # Boxes are given on a 0-1000 grid of the page so they do not depend on the render DPI.
@@ -46,8 +47,9 @@ def _entry(block: Block) -> dict[str, Any] | None:
     if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
         return {"type": "text", "text": spans_text(block), "text_level": block.level or 1}
     if kind is BlockKind.TABLE:
-        return {"type": "table", "img_path": block.image_path, "table_body": block.html,
-                "text": "" if block.html else block.text, "table_caption": [],
+        body = table_html(block.table) if block.table is not None else ""
+        return {"type": "table", "img_path": block.image_path, "table_body": body,
+                "text": "" if body else block.text, "table_caption": [],
                 "table_footnote": []}
     if kind is BlockKind.FIGURE:
         return {"type": "image", "img_path": block.image_path, "image_caption": [],

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import html as html_lib
 import re
-from html.parser import HTMLParser
 
+from engine.output.escaping import escape_inline
+from engine.output.tables import table_html, table_markdown
 from engine.structure.paragraphs import BULLET_RE, join_lines
 from engine.types import Block, BlockKind, PageResult, Span
 
@@ -14,21 +14,7 @@ _LEADING_SYMBOL = re.compile(r"^(#{1,6}\s|>|[-*+]\s)")
 _LEADING_NUMBER = re.compile(r"^(\d{1,9})([.)])(\s)")
 _SENTENCE_END = tuple(".!?:;。！？：；")
 MIN_CONTINUED_WORDS = 4
-# What a Markdown renderer would take for markup inside a line of the document's own text:
-# the start of an HTML tag, comment or autolink (CommonMark: "<" then a letter, "/", "!" or
-# "?"), a character reference, and the "](", "]:" and "][" of links and their definitions.
-_HTML_START = re.compile(r"<(?=[A-Za-z/!?])")
-_CHARACTER_REFERENCE = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
-_LINK_CLOSE = re.compile(r"\](?=[(:\[])")
 _UNSAFE_DESTINATION = re.compile(r"[\s()<>\\]")
-
-
-def escape_inline(text: str) -> str:
-    """The document's text as text: no HTML, link or reference of its own survives (a
-    `<script>` in a scanned page, a `javascript:` link in a PDF's text layer)."""
-    text = _CHARACTER_REFERENCE.sub("&amp;", text)
-    text = _HTML_START.sub("&lt;", text)
-    return _LINK_CLOSE.sub(r"\\]", text)
 
 
 def escape_text(text: str) -> str:
@@ -95,12 +81,12 @@ def render_block(block: Block, table_format: str = "html") -> str:
         text = escape_inline(block.text)
         return text if BULLET_RE.match(block.text) else "- " + text
     if kind is BlockKind.TABLE:
-        if block.html:
+        if block.table is not None:
             if table_format == "markdown":
-                gfm = html_table_to_gfm(block.html)
+                gfm = table_markdown(block.table)
                 if gfm is not None:
                     return gfm
-            return block.html
+            return table_html(block.table)
         parts = [f"![table]({_link_target(block.image_path)})"] if block.image_path else []
         if block.text:
             parts.append(escape_text(block.text))
@@ -160,52 +146,3 @@ def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_form
             blocks.append(block)
     parts = [text for b in blocks if (text := render_block(b, table_format).strip())]
     return "\n\n".join(parts) + ("\n" if parts else "")
-
-
-class _TableGrid(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[list[str]] = []
-        self.merged = False
-        self._cell: list[str] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th"):
-            if any(k in ("rowspan", "colspan") and v not in (None, "1") for k, v in attrs):
-                self.merged = True
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None:
-            if not self.rows:
-                self.rows.append([])
-            self.rows[-1].append(" ".join("".join(self._cell).split()))
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def html_table_to_gfm(table_html: str) -> str | None:
-    """A GFM pipe table, or None when cells are merged (pipe tables cannot say so)."""
-    grid = _TableGrid()
-    grid.feed(table_html)
-    rows = [r for r in grid.rows if r]
-    if grid.merged or not rows:
-        return None
-    width = max(len(r) for r in rows)
-
-    def cell(text: str) -> str:
-        # The cell's text, unescaped from our HTML, is document text again: escaped as such.
-        return escape_inline(html_lib.unescape(text)).replace("|", "\\|").replace("$", "\\$")
-
-    lines = []
-    for i, row in enumerate(rows):
-        padded = row + [""] * (width - len(row))
-        lines.append("| " + " | ".join(cell(c) for c in padded) + " |")
-        if i == 0:
-            lines.append("|" + "|".join(" --- " for _ in range(width)) + "|")
-    return "\n".join(lines)

@@ -176,7 +176,7 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[
     image = region.image_path
     if region.kind is BlockKind.TABLE:
         return [Block(BlockKind.TABLE, region.box, tuple(ordered), text, region.score,
-                      html=region.html, image_path=image)]
+                      table=region.table, image_path=image)]
     if region.kind is BlockKind.FORMULA:
         return [Block(BlockKind.FORMULA, region.box, tuple(ordered), text, region.score,
                       latex=compact(region.latex), latex_confidence=region.latex_confidence,

@@ -18,7 +18,7 @@ def crop_figures(page: PageState, models) -> PageState:
         return page
     regions = list(page.regions)
     for i in figures:
-        page = keep_crop(page, regions, i)
+        page, regions[i] = keep_crop(page, regions[i], i)
     return replace(page, regions=tuple(regions))
 
 

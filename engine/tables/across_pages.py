@@ -11,9 +11,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.export.cell_numbers import parse_number, uses_decimal_comma
-from engine.export.html_table import (GridCell, TableGrid, TableTooLarge, read_table,
-                                      write_table)
 from engine.tables.across_pages_rules import RULES, AcrossPagesRules
+from engine.tables.content import Table, TableCell, TableTooLarge, filled_rows, with_head
 from engine.types import Block, BlockKind, Line, PageResult
 
 SET_ASIDE = frozenset({BlockKind.HEADER, BlockKind.FOOTER, BlockKind.FOOTNOTE})
@@ -26,7 +25,7 @@ class TablePart:
 
     page_index: int
     block_index: int
-    grid: TableGrid
+    grid: Table
     marks: tuple[tuple[float, float, float], ...]
     """Its lines' left, right and middle, as shares of the page's width (line_marks)."""
     edges: tuple[tuple[float, ...], ...]
@@ -86,7 +85,7 @@ def _last_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TablePa
         return None
     block_index, block = body[at]
     tail = _stray_row(body[at + 1:], block, rules, above=False)
-    if not block.html or len(tail) != len(body) - at - 1:
+    if block.table is None or len(tail) != len(body) - at - 1:
         return None  # something else ends the page
     if any(b.box.center_y > block.box.y1 for _, b in body[:at]):
         return None  # a column of text runs on below the table
@@ -109,7 +108,7 @@ def _first_part(page: PageResult, index: int, rules: AcrossPagesRules) -> TableP
         return None
     block_index, block = body[at]
     head = _stray_row(body[:at], block, rules, above=True)
-    if not block.html or len(head) != at:
+    if block.table is None or len(head) != at:
         return None  # something else opens the page
     if any(b.box.center_y < block.box.y0 for _, b in body[at + 1:]):
         return None  # text stands above the table in another column
@@ -164,7 +163,7 @@ def _part(page: PageResult, index: int, block_index: int, head: tuple[int, ...],
           tail: tuple[int, ...], rules: AcrossPagesRules) -> TablePart | None:
     block = page.blocks[block_index]
     try:
-        grid = read_table(block.html)
+        grid = filled_rows(block.table)
     except TableTooLarge:
         return None
     grid = without_empty_top(grid)
@@ -181,7 +180,7 @@ def _part(page: PageResult, index: int, block_index: int, head: tuple[int, ...],
                      head, head_rows, texts, tail, _rows_of([page.blocks[i] for i in tail]))
 
 
-def without_empty_top(grid: TableGrid) -> TableGrid:
+def without_empty_top(grid: Table) -> Table:
     """`grid` without the empty rows the table model sometimes reads above a table's first
     (a rule over the table taken for a row), so that a header repeated under it is seen."""
     top = 0
@@ -190,7 +189,7 @@ def without_empty_top(grid: TableGrid) -> TableGrid:
         top += 1
     if top == 0:
         return grid
-    return TableGrid(tuple(replace(c, row=c.row - top) for c in grid.cells if c.row >= top),
+    return Table(tuple(replace(c, row=c.row - top) for c in grid.cells if c.row >= top),
                      grid.rows - top, grid.cols)
 
 
@@ -290,11 +289,11 @@ def _similar(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str],
         None, glue.join(a), glue.join(b)).ratio() >= rules.header_similarity
 
 
-def _row_texts(grid: TableGrid, row: int) -> list[str]:
+def _row_texts(grid: Table, row: int) -> list[str]:
     return [c.text for c in sorted(grid.cells, key=lambda c: c.col) if c.row == row]
 
 
-def repeated_header_rows(first: TableGrid, part: TableGrid, rules: AcrossPagesRules = RULES
+def repeated_header_rows(first: Table, part: Table, rules: AcrossPagesRules = RULES
                          ) -> int:
     """How many leading rows of `part` repeat the leading rows of `first`, one for one."""
     count = 0
@@ -304,7 +303,7 @@ def repeated_header_rows(first: TableGrid, part: TableGrid, rules: AcrossPagesRu
     return count
 
 
-def is_header_row(grid: TableGrid, row: int, rules: AcrossPagesRules = RULES) -> bool:
+def is_header_row(grid: Table, row: int, rules: AcrossPagesRules = RULES) -> bool:
     """No number in the row, over a column whose next rows are mostly numbers."""
     comma = uses_decimal_comma(c.text for c in grid.cells)
     cells = [c for c in grid.cells if c.row == row]
@@ -319,33 +318,33 @@ def is_header_row(grid: TableGrid, row: int, rules: AcrossPagesRules = RULES) ->
     return False
 
 
-def part_rows(first: TablePart, part: TablePart, rules: AcrossPagesRules = RULES) -> TableGrid:
+def part_rows(first: TablePart, part: TablePart, rules: AcrossPagesRules = RULES) -> Table:
     """The rows a later part adds to the table: without a repeated header, with its first
     row of data when the layout model set it apart as blocks; all of them body rows."""
     skip = header_skip(first, part, rules) or 0
     lead = _lead_row(first, part, rules)
-    grid = TableGrid(tuple(replace(c, row=c.row - skip, header=False)
+    grid = Table(tuple(replace(c, row=c.row - skip, header=False)
                            for c in part.grid.cells if c.row >= skip),
                      part.grid.rows - skip, part.grid.cols)
-    return joined_grid([with_rows(TableGrid((), 0, 0), part.head_rows), grid]) if lead else grid
+    return joined_grid([with_rows(Table((), 0, 0), part.head_rows), grid]) if lead else grid
 
 
-def with_rows(grid: TableGrid, rows: tuple[tuple[str, ...], ...]) -> TableGrid:
+def with_rows(grid: Table, rows: tuple[tuple[str, ...], ...]) -> Table:
     """`grid` with `rows` (texts left to right) added under it as body rows."""
-    cells = list(grid.cells) + [GridCell(grid.rows + r, c, text)
+    cells = list(grid.cells) + [TableCell(grid.rows + r, c, text)
                                 for r, row in enumerate(rows) for c, text in enumerate(row)]
-    return TableGrid(tuple(cells), grid.rows + len(rows),
+    return Table(tuple(cells), grid.rows + len(rows),
                      max([grid.cols] + [len(row) for row in rows]))
 
 
-def joined_grid(parts: list[TableGrid]) -> TableGrid:
+def joined_grid(parts: list[Table]) -> Table:
     """The parts' rows one under the other."""
     cells = list(parts[0].cells)
     rows = parts[0].rows
     for grid in parts[1:]:
         cells.extend(replace(c, row=c.row + rows) for c in grid.cells)
         rows += grid.rows
-    return TableGrid(tuple(cells), rows, max(g.cols for g in parts))
+    return Table(tuple(cells), rows, max(g.cols for g in parts))
 
 
 def _commit(pages: list[PageResult], chain: list[TablePart], rules: AcrossPagesRules) -> None:
@@ -359,8 +358,8 @@ def _commit(pages: list[PageResult], chain: list[TablePart], rules: AcrossPagesR
              for n, (grid, part) in enumerate(zip(grids, chain))]
     grid = joined_grid(grids)
     numbers = tuple(pages[part.page_index].page_number for part in chain)
-    _replace_block(pages, first.page_index, first.block_index, html=write_table(grid),
-                   table_pages=numbers)
+    _replace_block(pages, first.page_index, first.block_index,
+                   table=with_head(grid.cells, grid.rows, grid.cols), table_pages=numbers)
     for part in chain[:-1]:
         for i in part.tail_blocks:
             _replace_block(pages, part.page_index, i, continues_from_page=numbers[0])

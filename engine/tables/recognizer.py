@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 import cv2
@@ -11,7 +10,9 @@ import numpy as np
 from engine.errors import ModelUnavailable
 from engine.imaging import composite_on_white, to_chw_imagenet
 from engine.models.sessions import ModelSession
+from engine.output.tables import table_html
 from engine.tables.cells import fill_cells
+from engine.tables.content import Table, TableCell
 from engine.tables.structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
                                     parse_skeleton, quads_to_boxes)
 from engine.types import Box, Line
@@ -23,8 +24,9 @@ MIN_SIDE_PX = 8
 
 
 @dataclass(frozen=True)
-class TableCell:
-    """One cell: grid position of its top-left, spans, box in crop pixels, text."""
+class ReadCell:
+    """One cell as the model read it: grid position of its top-left, spans, box in crop
+    pixels, text."""
 
     row: int
     col: int
@@ -40,8 +42,9 @@ class TableCell:
 class TableResult:
     """A recognised table, or (ok=False) the reason it could not be read."""
 
-    html: str
-    cells: tuple[TableCell, ...]
+    table: Table | None
+    """The cells as typed content (None when the table could not be read)."""
+    cells: tuple[ReadCell, ...]
     n_rows: int
     n_cols: int
     score: float
@@ -52,7 +55,12 @@ class TableResult:
 
     @classmethod
     def failed(cls, reason: str, score: float = 0.0) -> "TableResult":
-        return cls(html="", cells=(), n_rows=0, n_cols=0, score=score, ok=False, reason=reason)
+        return cls(table=None, cells=(), n_rows=0, n_cols=0, score=score, ok=False, reason=reason)
+
+    @property
+    def html(self) -> str:
+        """The table as our HTML ("" when it could not be read)."""
+        return table_html(self.table) if self.table is not None else ""
 
 
 def prepare_input(crop_rgb: np.ndarray, canvas_px: int = CANVAS_PX
@@ -75,53 +83,26 @@ def prepare_input(crop_rgb: np.ndarray, canvas_px: int = CANVAS_PX
     return tensor, new_w / width, new_h / height
 
 
-def render_html(cells: tuple[TableCell, ...], n_rows: int, header_rows: int = 0) -> str:
-    """A `<table>` of `<tr>`/`<td>` rows with rowspan/colspan; the first `header_rows` rows
-    in `<thead>`, the rest in `<tbody>`. Cell text is escaped."""
-    by_row: list[list[TableCell]] = [[] for _ in range(n_rows)]
-    for cell in cells:
-        by_row[cell.row].append(cell)
-
-    def row_html(row: list[TableCell]) -> str:
-        parts = []
-        for cell in sorted(row, key=lambda c: c.col):
-            spans = "".join(f' {name}="{value}"' for name, value in
-                            (("rowspan", cell.rowspan), ("colspan", cell.colspan)) if value > 1)
-            parts.append(f"<td{spans}>{html.escape(cell.text, quote=False)}</td>")
-        return "<tr>" + "".join(parts) + "</tr>"
-
-    head = "".join(row_html(row) for row in by_row[:header_rows])
-    body = "".join(row_html(row) for row in by_row[header_rows:])
-    head = f"<thead>{head}</thead>" if head else ""
-    body = f"<tbody>{body}</tbody>" if body else ""
-    return f"<table>{head}{body}</table>"
-
-
-def to_gfm(result: TableResult) -> str | None:
-    """A GFM pipe table (first row as its header), or None when the table has merged cells
-    or could not be read: pipe tables cannot say rowspan or colspan."""
-    if not result.ok or any(c.rowspan > 1 or c.colspan > 1 for c in result.cells):
-        return None
-    grid = [["" for _ in range(result.n_cols)] for _ in range(result.n_rows)]
-    for cell in result.cells:
-        grid[cell.row][cell.col] = " ".join(cell.text.split()).replace("|", "\\|")
-    lines = ["| " + " | ".join(grid[0]) + " |",
-             "|" + "|".join(" --- " for _ in range(result.n_cols)) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in grid[1:]]
-    return "\n".join(lines)
+def as_table(cells: tuple[ReadCell, ...], n_rows: int, n_cols: int, header_rows: int = 0
+             ) -> Table:
+    """The read cells as typed content: the first `header_rows` rows the table's head, their
+    cells its header cells (a row the model put in a head further down is a body row)."""
+    return Table(tuple(TableCell(c.row, c.col, c.text, c.rowspan, c.colspan, c.row < header_rows)
+                       for c in sorted(cells, key=lambda c: (c.row, c.col))),
+                 n_rows, n_cols, header_rows)
 
 
 def assemble(skeleton: Skeleton, boxes: list[Box], texts: list[str], score: float) -> TableResult:
-    """The parsed grid with its cell boxes and texts as a TableResult (HTML included)."""
-    cells = tuple(TableCell(s.row, s.col, s.rowspan, s.colspan, box, text, s.header)
+    """The parsed grid with its cell boxes and texts as a TableResult (its typed table too)."""
+    cells = tuple(ReadCell(s.row, s.col, s.rowspan, s.colspan, box, text, s.header)
                   for s, box, text in zip(skeleton.cells, boxes, texts))
-    table_html = render_html(cells, skeleton.n_rows, skeleton.header_rows)
-    return TableResult(html=table_html, cells=cells, n_rows=skeleton.n_rows,
+    table = as_table(cells, skeleton.n_rows, skeleton.n_cols, skeleton.header_rows)
+    return TableResult(table=table, cells=cells, n_rows=skeleton.n_rows,
                        n_cols=skeleton.n_cols, score=score, ok=True)
 
 
 class TableRecognizer:
-    """Reads a table crop (RGB) into its HTML structure, filled with the given text lines."""
+    """Reads a table crop (RGB) into its cells, filled with the given text lines."""
 
     def __init__(self, session: ModelSession) -> None:
         self._session = session

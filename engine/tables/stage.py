@@ -1,4 +1,4 @@
-"""The table page stage: each table region's structure and cells, or its image when unparsable;
+"""The table page stage: each table region's cells, or its image when unparsable;
 columns of prose, indexes and tables of contents, and column-set text the table model's grid
 cuts through, all of which the layout model took for a table, go back to being text."""
 
@@ -26,8 +26,9 @@ def recognize_tables(page: PageState, models) -> PageState:
                 or is_leader_list(result, [ln.text for ln in lines])):
             regions[i] = replace(regions[i], kind=BlockKind.TEXT)
         elif result.ok:
-            regions[i] = replace(regions[i], html=result.html)
+            regions[i] = replace(regions[i], table=result.table)
         else:
-            page = keep_crop(page, regions, i).warn(
-                f"a table could not be parsed ({result.reason}); kept as an image with its text")
+            page, regions[i] = keep_crop(page, regions[i], i)
+            page = page.warn(f"a table could not be parsed ({result.reason}); kept as an image "
+                             "with its text")
     return replace(page, regions=tuple(regions))

@@ -17,6 +17,7 @@ from engine.export.hocr import build_hocr
 from engine.export.registry import ExportContext, export_document
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageResult, TextSource,
                           Word)
+from table_samples import table_of
 
 A = f"{{{ALTO_NS}}}"
 TABLE = "<table><tr><td>Crop</td><td>t/ha</td></tr><tr><td>Wheat</td><td>7.1</td></tr></table>"
@@ -60,7 +61,8 @@ def sample_page(**changes) -> PageResult:
                   text_source=TextSource.OCR, text_source_reason="test",
                   blocks=(Block(BlockKind.TITLE, heading.box, (heading,), heading.text, level=1),
                           Block(BlockKind.TEXT, body.box, (body,), body.text),
-                          Block(BlockKind.TABLE, Box(90, 290, 410, 380), cells, html=TABLE),
+                          Block(BlockKind.TABLE, Box(90, 290, 410, 380), cells,
+                                table=table_of(TABLE)),
                           Block(BlockKind.FORMULA, formula.box, (formula,), latex="E = mc^2"),
                           Block(BlockKind.FIGURE, Box(100, 500, 600, 900)),
                           Block(BlockKind.FOOTER, Box(480, 1300, 520, 1330),

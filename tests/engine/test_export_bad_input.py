@@ -25,6 +25,7 @@ from engine.output.writer import OutputWriter
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 
 from engine_samples import write_text_pdf
+from table_samples import table_of
 
 FAST = ["--layout", "none", "--method", "txt"]
 ALL = "md,json,pdf,docx,xlsx"
@@ -64,7 +65,8 @@ def test_formats_are_parsed_and_checked():
 
 def test_a_table_of_ten_thousand_cells(tmp_path):
     result = scanned_result(tmp_path, text_block("Harvest"),
-                            Block(BlockKind.TABLE, Box(100, 200, 900, 1300), html=huge_table()))
+                            Block(BlockKind.TABLE, Box(100, 200, 900, 1300),
+                                  table=table_of(huge_table())))
     outcome = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
     assert set(outcome.files) == {"harvest.searchable.pdf", "harvest.docx", "harvest.xlsx",
                                   "harvest.alto.xml", "harvest.hocr"}
@@ -162,7 +164,8 @@ def test_the_same_document_gives_the_same_bytes(tmp_path):
 
     result = scanned_result(tmp_path, text_block("Harvest"),
                             Block(BlockKind.TABLE, Box(100, 200, 900, 400),
-                                  html="<table><tr><td>Barley</td><td>1,234</td></tr></table>"))
+                                  table=table_of("<table><tr><td>Barley</td><td>1,234</td>"
+                                                 "</tr></table>")))
     first = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
     time.sleep(1.1)  # the dates files like to carry are seconds
     second = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())

@@ -16,10 +16,11 @@ import pytest
 
 from engine.export.docx import build_docx, docx_markdown
 from engine.export.formats import OutputFormat
-from engine.export.html_table import read_table
+from engine.tables.content import filled_rows
 from engine.options import ConvertOptions
 from engine.output.markdown import render_markdown
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
+from table_samples import table_of
 
 EVAL_DEV_DIR = Path(__file__).resolve().parents[3] / "shared" / "eval" / "dev"
 MATH_NS = "{http://schemas.openxmlformats.org/officeDocument/2006/math}"
@@ -46,7 +47,7 @@ def test_figure_and_table_captions_join_their_objects():
     result = result_of(block(BlockKind.FIGURE, image_path="images/r-p1-figure1.png"),
                        block(BlockKind.CAPTION, "Figure 1. Fields [north]"),
                        block(BlockKind.CAPTION, "Table 1. Yields"),
-                       block(BlockKind.TABLE, html=MERGED),
+                       block(BlockKind.TABLE, table=table_of(MERGED)),
                        block(BlockKind.FORMULA, latex="E = mc^2",
                              image_path="images/r-p1-formula1.png", latex_confidence=0.4))
     markdown, notes = docx_markdown(result)
@@ -65,7 +66,7 @@ def test_word_document_has_equations_merged_tables_and_captioned_figures(tmp_pat
     result = result_of(block(BlockKind.TITLE, "Field report", level=1),
                        block(BlockKind.TEXT, "Yields rose in every field."),
                        block(BlockKind.FORMULA, latex=r"\frac{a}{b} = \sum_{i=1}^{n} x_i"),
-                       block(BlockKind.TABLE, html=MERGED),
+                       block(BlockKind.TABLE, table=table_of(MERGED)),
                        block(BlockKind.FIGURE, image_path="images/r-p1-figure1.png"),
                        block(BlockKind.CAPTION, "Figure 1. The plots."))
     data, notes = build_docx(result, tmp_path)
@@ -75,7 +76,7 @@ def test_word_document_has_equations_merged_tables_and_captioned_figures(tmp_pat
     assert [p.text for p in document.paragraphs if p.style.name.startswith("Heading")] == \
         ["Field report"]
     (table,) = document.tables
-    grid = read_table(MERGED)
+    grid = table_of(MERGED)
     assert (len(table.rows), len(table.columns)) == (grid.rows, grid.cols) == (3, 3)
     xml = table._tbl.xml
     assert 'w:gridSpan w:val="2"' in xml and 'w:vMerge w:val="restart"' in xml
@@ -116,12 +117,12 @@ def test_every_display_formula_of_an_academic_page_is_a_word_equation(academic):
 @pytest.mark.model
 def test_every_table_is_a_word_table_of_its_size(academic):
     result, path = academic["table"]
-    tables = [b for p in result.pages for b in p.blocks if b.kind is BlockKind.TABLE and b.html]
+    tables = [b for p in result.pages for b in p.blocks if b.kind is BlockKind.TABLE and b.table]
     assert tables
     document = docx.Document(str(path))
     assert len(document.tables) == len(tables)
     for table, word in zip(tables, document.tables):
-        grid = read_table(table.html)
+        grid = filled_rows(table.table)
         assert (len(word.rows), len(word.columns)) == (grid.rows, grid.cols)
         merged_across = sum(c.colspan > 1 for c in grid.cells)
         assert word._tbl.xml.count("<w:gridSpan") >= merged_across

@@ -26,6 +26,7 @@ from engine.export.text_placement import RLM
 from engine.export.xlsx import RIGHT_TO_LEFT_READING, TABLE_FIRST_ROW, build_xlsx
 from engine.types import Block, BlockKind, Box, DocumentResult, Line, PageResult, TextSource
 from tests.engine.test_export_alto_hocr import assert_valid
+from table_samples import table_of
 
 # One sentence a script, as Tesseract gives them back: logical order, no presentation forms.
 SENTENCES = {
@@ -159,7 +160,7 @@ def test_excel_cells_and_a_mostly_right_to_left_sheet_read_right_to_left():
              "</table>")
     box = Box(100, 100, 800, 400)
     page = PageResult(1, PAGE_W, PAGE_H, 72.0, TextSource.OCR, "test",
-                      blocks=(Block(BlockKind.TABLE, box, html=table),))
+                      blocks=(Block(BlockKind.TABLE, box, table=table_of(table)),))
     data, _notes = build_xlsx(DocumentResult("/in/scan.png", "png", 1, (page,)))
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]
     assert sheet.sheet_view.rightToLeft
@@ -177,7 +178,8 @@ def test_a_left_to_right_sheet_stays_left_to_right():
 
     table = "<table><tr><td>Crop</td><td>חיטה</td></tr><tr><td>Wheat</td><td>Rye</td></tr></table>"
     page = PageResult(1, PAGE_W, PAGE_H, 72.0, TextSource.OCR, "test",
-                      blocks=(Block(BlockKind.TABLE, Box(100, 100, 800, 400), html=table),))
+                      blocks=(Block(BlockKind.TABLE, Box(100, 100, 800, 400),
+                                    table=table_of(table)),))
     data, _notes = build_xlsx(DocumentResult("/in/scan.png", "png", 1, (page,)))
     sheet = load_workbook(io.BytesIO(data)).worksheets[0]
     assert not sheet.sheet_view.rightToLeft

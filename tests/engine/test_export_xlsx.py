@@ -11,13 +11,14 @@ import pytest
 
 from engine.export.cell_numbers import parse_number, uses_decimal_comma
 from engine.export.formats import OutputFormat
-from engine.export.html_table import read_table
+from engine.tables.content import filled_rows
 from engine.export.xlsx import TABLE_FIRST_ROW, PageTable, build_xlsx, document_tables, sheet_name
 from engine.options import ConvertOptions
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from tools.eval.tables import (SourceCell, SourceTable, TableSection, html_tables,
                                place_cells, table_to_html)
 from tools.eval.teds import teds
+from table_samples import table_of
 
 EVAL_DEV_DIR = Path(__file__).resolve().parents[3] / "shared" / "eval" / "dev"
 
@@ -74,7 +75,7 @@ def test_merged_cells_caption_and_typed_numbers():
             '<tr><td>=SUM(A1)</td><td>007</td><td>(30)</td></tr></tbody></table>')
     page = PageResult(1, 1000, 1000, 200, TextSource.OCR, "test", blocks=(
         Block(BlockKind.CAPTION, Box(0, 0, 10, 10), text="Table 1. Yields by crop"),
-        Block(BlockKind.TABLE, Box(0, 10, 10, 20), html=html)))
+        Block(BlockKind.TABLE, Box(0, 10, 10, 20), table=table_of(html))))
     data, notes = build_xlsx(DocumentResult("/data/crops.pdf", "pdf", 1, (page,)))
     assert notes == ()
     sheet = openpyxl.load_workbook(io.BytesIO(data)).worksheets[0]
@@ -189,12 +190,12 @@ def dev_tables(engine, tmp_path_factory):
 def test_dev_tables_round_trip(dev_tables):
     checked = 0
     for item, result, path in dev_tables:
-        tables = [t for t in document_tables(result) if t.block.html]
+        tables = [t for t in document_tables(result) if t.block.table]
         assert tables, item
         workbook = openpyxl.load_workbook(path)
         assert len(workbook.worksheets) == len(tables), item
         for table, sheet in zip(tables, workbook.worksheets):
-            grid = read_table(table.block.html)
+            grid = filled_rows(table.block.table)
             decimal_comma = uses_decimal_comma(c.text for c in grid.cells)
             own = padded_html(table.block.html)
             assert teds(sheet_html(sheet, decimal_comma), own) == 1.0, item

@@ -7,12 +7,16 @@ import pytest
 
 from engine.output.content_list import content_list
 from engine.errors import OutputNotWritable
-from engine.output.markdown import html_table_to_gfm, render_markdown
+from engine.output.markdown import render_markdown
+from engine.output.tables import table_markdown
 from engine.output.writer import OutputWriter
 from engine.types import Block, BlockKind, Box, PageResult, TextSource
+from table_samples import table_of
 
-SIMPLE = "<table><tr><td>Crop</td><td>t/ha</td></tr><tr><td>Wheat</td><td>7.1</td></tr></table>"
-MERGED = '<table><tr><td colspan="2">Yield</td></tr><tr><td>a</td><td>b</td></tr></table>'
+SIMPLE = ("<table><tbody><tr><td>Crop</td><td>t/ha</td></tr><tr><td>Wheat</td><td>7.1</td></tr>"
+          "</tbody></table>")
+MERGED = ('<table><tbody><tr><td colspan="2">Yield</td></tr><tr><td>a</td><td>b</td></tr>'
+          "</tbody></table>")
 
 
 def page(*blocks, number=1):
@@ -26,12 +30,13 @@ def b(kind, text="", **kw):
 
 
 def test_gfm_only_without_merged_cells():
-    assert html_table_to_gfm(SIMPLE) == "| Crop | t/ha |\n| --- | --- |\n| Wheat | 7.1 |"
-    assert html_table_to_gfm(MERGED) is None
+    assert table_markdown(table_of(SIMPLE)) == "| Crop | t/ha |\n| --- | --- |\n| Wheat | 7.1 |"
+    assert table_markdown(table_of(MERGED)) is None
 
 
 def test_tables_render_as_html_or_gfm_by_option():
-    pages = [page(b(BlockKind.TABLE, html=SIMPLE)), page(b(BlockKind.TABLE, html=MERGED), number=2)]
+    pages = [page(b(BlockKind.TABLE, table=table_of(SIMPLE))),
+             page(b(BlockKind.TABLE, table=table_of(MERGED)), number=2)]
     assert SIMPLE in render_markdown(pages)
     markdown = render_markdown(pages, table_format="markdown")
     assert "| Wheat | 7.1 |" in markdown and MERGED in markdown
@@ -75,7 +80,7 @@ def test_furniture_kept_on_request():
 
 def test_content_list_types_levels_boxes_and_captions():
     items = content_list([page(b(BlockKind.TITLE, "Report", level=1),
-                               b(BlockKind.TABLE, html=SIMPLE),
+                               b(BlockKind.TABLE, table=table_of(SIMPLE)),
                                b(BlockKind.CAPTION, "Table 1. Yields."),
                                b(BlockKind.FOOTER, "3"))])
     assert [i["type"] for i in items] == ["text", "table", "text", "discarded"]

@@ -15,6 +15,7 @@ from engine.output.markdown import render_markdown
 from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
 
 from engine_samples import write_encrypted_pdf, write_text_pdf
+from table_samples import table_of
 
 FAST = ["--layout", "none", "--method", "txt"]
 SECRET = "rye-field"
@@ -152,11 +153,12 @@ def test_document_text_cannot_become_html_or_links():
 
 
 def test_our_tables_keep_their_html_and_their_cells_stay_text():
-    table = ("<table><tr><td>Field</td><td>&lt;script&gt;alert(1)&lt;/script&gt;</td></tr>"
-             "<tr><td>North</td><td>12</td></tr></table>")
-    html = render_markdown([page_of(block(BlockKind.TABLE, html=table))])
+    table = ("<table><tbody><tr><td>Field</td><td>&lt;script&gt;alert(1)&lt;/script&gt;</td></tr>"
+             "<tr><td>North</td><td>12</td></tr></tbody></table>")
+    html = render_markdown([page_of(block(BlockKind.TABLE, table=table_of(table)))])
     assert table in html
-    gfm = render_markdown([page_of(block(BlockKind.TABLE, html=table))], table_format="markdown")
+    gfm = render_markdown([page_of(block(BlockKind.TABLE, table=table_of(table)))],
+                          table_format="markdown")
     assert "<script" not in gfm and "&lt;script>alert(1)" in gfm
 
 

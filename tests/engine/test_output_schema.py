@@ -19,6 +19,7 @@ from engine.output.document_json import (CONTENT_LIST_SCHEMA, DOCUMENT_SCHEMA, S
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError, PageResult,
                           Span, Status, TextSource, Word)
 from tools.json_schemas import problems
+from table_samples import table_of
 
 VERSIONS = Path(__file__).with_name("schema_versions.json")
 
@@ -30,7 +31,8 @@ def _every_kind_page(number: int) -> PageResult:
     blocks = tuple(Block(kind, box, lines=(line,), text=f"{kind.value} text") for kind in BlockKind)
     blocks = tuple(
         replace(b, level=1) if b.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER) else
-        replace(b, html="<table><tr><td>1</td></tr></table>") if b.kind is BlockKind.TABLE else
+        replace(b, table=table_of("<table><tr><td>1</td></tr></table>"))
+        if b.kind is BlockKind.TABLE else
         replace(b, latex="x^2", latex_confidence=0.9, latex_guard="length",
                 image_path="images/f.png") if b.kind is BlockKind.FORMULA else
         replace(b, language="python") if b.kind is BlockKind.CODE else

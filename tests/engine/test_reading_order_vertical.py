@@ -13,6 +13,7 @@ from engine.structure.reading_order import order_blocks
 from engine.structure.vertical import (is_vertical, is_vertical_page, merge_columns,
                                        vertical_blocks)
 from engine.types import Block, BlockKind, Box, Line, PageResult, Region, TextSource
+from table_samples import table_of
 
 SIZE = 12.0
 PITCH = 18.0  # column to column: 1.5 characters, as Chinese text is set
@@ -108,7 +109,7 @@ def test_a_page_of_columns_is_vertical_and_the_layout_models_table_is_set_aside(
     assert is_vertical_page(lines)
     assert not is_vertical_page([Line("横排的一行中文文字", Box(0, 0, 108, 12))])
     # The layout model, trained on horizontal pages, boxes the columns as a table.
-    table = Region(BlockKind.TABLE, Box(380, 90, 510, 300), html="<table></table>")
+    table = Region(BlockKind.TABLE, Box(380, 90, 510, 300), table=table_of("<table></table>"))
     blocks = assemble_page(lines, [table], page_area=600.0 * 800.0)
     assert [b.kind for b in blocks] == [BlockKind.TEXT, BlockKind.TEXT]
     assert blocks[0].text.startswith("竖排的第一列") and blocks[1].text.startswith("另一段")

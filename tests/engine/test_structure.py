@@ -2,6 +2,7 @@
 
 from engine.structure.assembly import assemble_page, assign_lines, heading_level, place_captions
 from engine.types import Block, BlockKind, Box, Line, Region
+from table_samples import table_of
 
 
 def line(text, x0, y0, x1, y1, size=10.0):
@@ -49,7 +50,7 @@ def test_two_columns_with_a_spanning_title_read_column_by_column():
 
 
 def test_table_caption_above_stays_above_and_figure_caption_goes_below():
-    table = Block(BlockKind.TABLE, Box(0, 100, 300, 200), html="<table></table>")
+    table = Block(BlockKind.TABLE, Box(0, 100, 300, 200), table=table_of("<table></table>"))
     table_caption = Block(BlockKind.CAPTION, Box(0, 80, 300, 95), text="Table 1. Yields.")
     figure = Block(BlockKind.FIGURE, Box(0, 300, 300, 400))
     figure_caption = Block(BlockKind.CAPTION, Box(0, 405, 300, 420), text="Figure 1. Fields.")
@@ -66,7 +67,7 @@ def test_footnotes_go_to_the_end_of_the_page():
 
 def test_model_results_land_on_their_blocks():
     regions = [Region(BlockKind.TABLE, Box(0, 0, 100, 100),
-                      html="<table><tr><td>1</td></tr></table>"),
+                      table=table_of("<table><tr><td>1</td></tr></table>")),
                Region(BlockKind.FORMULA, Box(0, 120, 100, 150), image_path="images/p1-formula2.png"),
                Region(BlockKind.FIGURE, Box(0, 200, 100, 300), image_path="images/p1-figure3.png")]
     blocks = assemble_page([line("x = 1", 5, 125, 60, 140), line("label", 10, 210, 40, 220)],
@@ -95,7 +96,7 @@ def test_heading_levels_follow_section_numbers():
 def test_text_that_starts_like_a_caption_next_to_a_table_is_its_caption():
     regions = [Region(BlockKind.TEXT, Box(0, 0, 190, 200)), Region(BlockKind.TEXT, Box(210, 0, 400, 200)),
                Region(BlockKind.TEXT, Box(0, 220, 150, 232)),
-               Region(BlockKind.TABLE, Box(0, 236, 400, 300), html="<table></table>")]
+               Region(BlockKind.TABLE, Box(0, 236, 400, 300), table=table_of("<table></table>"))]
     lines = [line("left column", 5, 5, 180, 15), line("right column", 215, 5, 390, 15),
              line("Table 1. Yields per field.", 2, 221, 140, 231)]
     blocks = assemble_page(lines, regions)
@@ -118,7 +119,7 @@ def test_word_sized_text_regions_inside_a_paragraph_region_do_not_split_it():
 def test_a_paragraph_that_starts_like_a_caption_far_from_a_table_is_not_moved_to_it():
     # Twelve lines of body text beginning "Table 1 is ..." 400 px below a table: its reach is
     # four of its lines, not four of its heights.
-    table = Block(BlockKind.TABLE, Box(0, 100, 300, 200), html="<table></table>")
+    table = Block(BlockKind.TABLE, Box(0, 100, 300, 200), table=table_of("<table></table>"))
     heading = Block(BlockKind.SECTION_HEADER, Box(0, 560, 300, 575), text="4. Tables")
     lines = tuple(Line(f"line {k}", Box(0, 600 + 15 * k, 300, 612 + 15 * k)) for k in range(12))
     body = Block(BlockKind.CAPTION, Box(0, 600, 300, 777), lines, text="Table 1 is an example")

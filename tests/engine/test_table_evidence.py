@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.tables.evidence import CUT_MIN_LINES, cuts_through_lines, is_prose_columns, ruled
-from engine.tables.recognizer import TableCell, TableResult
+from engine.tables.recognizer import ReadCell, TableResult
 from engine.types import Box, Line
 
 
@@ -19,9 +19,9 @@ def page(height=200, width=400) -> np.ndarray:
 
 
 def result(texts: list[list[str]]) -> TableResult:
-    cells = tuple(TableCell(r, c, 1, 1, Box(0, 0, 1, 1), text)
+    cells = tuple(ReadCell(r, c, 1, 1, Box(0, 0, 1, 1), text)
                   for r, row in enumerate(texts) for c, text in enumerate(row))
-    return TableResult(html="<table></table>", cells=cells, n_rows=len(texts),
+    return TableResult(table=None, cells=cells, n_rows=len(texts),
                        n_cols=max(map(len, texts)), score=0.9, ok=True)
 
 
@@ -135,10 +135,10 @@ def lined(x0: float, x1: float, y: float, words: int = 6) -> Line:
 
 
 def grid(n_cols: int, col_width: float, n_rows: int, row_height: float) -> TableResult:
-    cells = tuple(TableCell(r, c, 1, 1, Box(c * col_width, r * row_height, (c + 1) * col_width,
+    cells = tuple(ReadCell(r, c, 1, 1, Box(c * col_width, r * row_height, (c + 1) * col_width,
                                              (r + 1) * row_height), "word word")
                   for r in range(n_rows) for c in range(n_cols))
-    return TableResult(html="<table></table>", cells=cells, n_rows=n_rows, n_cols=n_cols,
+    return TableResult(table=None, cells=cells, n_rows=n_rows, n_cols=n_cols,
                        score=0.9, ok=True)
 
 

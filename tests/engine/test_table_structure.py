@@ -1,4 +1,5 @@
-"""engine.tables.structure, table_cells and table: decoding, cell filling, HTML, GFM (no ONNX)."""
+"""engine.tables.structure, cells and recognizer: decoding, cell filling, the recogniser
+(no ONNX)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ import numpy as np
 import pytest
 
 from engine.errors import ModelUnavailable
-from engine.tables.recognizer import (CANVAS_PX, TableCell, TableRecognizer, TableResult, prepare_input,
-                          render_html, to_gfm)
+from engine.tables.recognizer import CANVAS_PX, TableRecognizer, prepare_input
 from engine.tables.cells import fill_cells, split_line
 from engine.tables.structure import (TableParseError, TableVocabulary, decode_tokens,
                                     parse_skeleton, quads_to_boxes)
@@ -178,42 +178,6 @@ def test_line_slightly_past_its_cell_stays_whole():
 def test_single_word_line_is_never_cut():
     # Straddles the gap (20 px in the left cell, 15 px in the right): no word boundary to cut.
     assert fill_cells(CELLS, [line("1234567", 30, 1, 75, 9)]) == ["1234567", "", "", ""]
-
-
-# --- HTML and GFM -------------------------------------------------------------------------
-
-def cell(row: int, col: int, text: str, rowspan: int = 1, colspan: int = 1,
-         header: bool = False) -> TableCell:
-    return TableCell(row, col, rowspan, colspan, Box(0, 0, 1, 1), text, header)
-
-
-def result(cells: list[TableCell], n_rows: int, n_cols: int, header_rows: int = 0) -> TableResult:
-    return TableResult(render_html(tuple(cells), n_rows, header_rows), tuple(cells), n_rows,
-                       n_cols, 0.99, True)
-
-
-def test_html_escapes_cell_text_and_writes_spans_and_head():
-    cells = [cell(0, 0, "a<b & c>", colspan=2, header=True),
-             cell(1, 0, "x", rowspan=2), cell(1, 1, '"y"'), cell(2, 1, "z")]
-    assert render_html(tuple(cells), 3, header_rows=1) == (
-        '<table><thead><tr><td colspan="2">a&lt;b &amp; c&gt;</td></tr></thead>'
-        '<tbody><tr><td rowspan="2">x</td><td>"y"</td></tr><tr><td>z</td></tr></tbody></table>')
-
-
-def test_html_without_head_has_only_a_body():
-    assert render_html((cell(0, 0, "a"),), 1) == "<table><tbody><tr><td>a</td></tr></tbody></table>"
-
-
-def test_gfm_for_a_table_without_merged_cells():
-    table = result([cell(0, 0, "Crop"), cell(0, 1, "t/ha"), cell(1, 0, "Wheat | rye"),
-                    cell(1, 1, "7.1")], 2, 2)
-    assert to_gfm(table) == "| Crop | t/ha |\n| --- | --- |\n| Wheat \\| rye | 7.1 |"
-
-
-def test_gfm_is_none_for_merged_cells_or_a_failed_table():
-    merged = result([cell(0, 0, "Both", colspan=2), cell(1, 0, "a"), cell(1, 1, "b")], 2, 2)
-    assert to_gfm(merged) is None
-    assert to_gfm(TableResult.failed("no cells")) is None
 
 
 # --- the recogniser with a fake session ---------------------------------------------------

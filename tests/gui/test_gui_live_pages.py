@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QThread
 
 from engine import events
+from engine.tables.content import Table
 from gui.live_page import LivePageBuilder
 from gui.queue_model import Job, JobState, status_text
 from stepped_engine import SteppedEngine, page_lines, page_pixels, page_regions
@@ -98,8 +99,8 @@ def test_pictures_are_made_once_per_page_and_unchanged_stages_send_nothing(qtbot
     assert with_lines.image is first.image and with_lines.lines == lines
     with_regions = builder.build(progress(0, "layout", pixels, lines, regions))
     assert with_regions.blocks == regions and with_regions.image is first.image
-    # The table stage puts HTML on a region: the same boxes, nothing new to draw.
-    tabled = (replace(regions[0], html="<table></table>"),) + regions[1:]
+    # The table stage puts cells on a region: the same boxes, nothing new to draw.
+    tabled = (replace(regions[0], table=Table((), 0, 0)),) + regions[1:]
     assert builder.build(progress(0, "table", pixels, lines, tabled)) is None
     turned = builder.build(progress(0, "ocr", np.ascontiguousarray(pixels[::-1, ::-1]), lines))
     assert turned.image is not first.image  # a turned page is a new picture

@@ -12,6 +12,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
 from engine.output.markdown import render_markdown
+from engine.tables.content import Table, TableCell
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, Span, TextSource
 from gui.markdown_pane import image_positions
 from gui.math_view import MATH_SCHEME, FormulaRejected, find_formulas, formula_image
@@ -45,7 +46,7 @@ def math_job(tmp_path: Path):
         Block(BlockKind.FORMULA, Box(20, 160, 580, 220), latex=BROKEN, latex_confidence=0.41,
               image_path="images/page-p1-formula-2.png"),
         Block(BlockKind.TABLE, Box(20, 240, 580, 300), text="x_1 2",
-              html="<table><tr><td>$x_1$</td><td>2</td></tr></table>"),
+              table=Table((TableCell(0, 0, "$x_1$"), TableCell(0, 1, "2")), 1, 2)),
     )
     page = PageResult(page_number=1, width=600, height=400, dpi=72.0,
                       text_source=TextSource.OCR, text_source_reason="image", blocks=blocks)

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
 from PySide6.QtGui import QGuiApplication, QImage
 
+from engine.tables.content import Table, TableCell
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from gui.copy_block import copy_target, table_text
 from gui.paste import GNOME_COPIED_FILES, PASTED_DIR_NAME
@@ -151,7 +152,7 @@ def test_which_block_a_copy_command_takes():
     page = PageResult(1, 100, 200, 72.0, TextSource.OCR, "scan", blocks=(
         Block(BlockKind.TEXT, Box(0, 0, 100, 10), text="words"), formula("a^2", 20),
         formula("b^2", 60), Block(BlockKind.TABLE, Box(0, 100, 100, 150),
-                                  html="<table><tr><td>1</td></tr></table>")))
+                                  table=Table((TableCell(0, 0, "1"),), 1, 1))))
     job = Job(1, Path("doc.pdf"), Path("out"), "doc")
     job.result = DocumentResult("doc.pdf", "pdf", 1, (page,))
     assert copy_target(job, None, "formula") is None  # two formulas: which one is not known
@@ -164,11 +165,16 @@ def test_which_block_a_copy_command_takes():
 
 
 def test_a_table_with_merged_cells_stays_html_in_markdown_mode():
-    merged = "<table><tr><td colspan=\"2\">both</td></tr><tr><td>1</td><td>2</td></tr></table>"
-    assert table_text(merged, "markdown") == merged
-    simple = "<table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>"
+    merged = Table((TableCell(0, 0, "both", colspan=2), TableCell(1, 0, "1"),
+                    TableCell(1, 1, "2")), 2, 2)
+    assert table_text(merged, "markdown") == (
+        '<table><tbody><tr><td colspan="2">both</td></tr><tr><td>1</td><td>2</td></tr>'
+        "</tbody></table>")
+    simple = Table((TableCell(0, 0, "x"), TableCell(0, 1, "y"), TableCell(1, 0, "1"),
+                    TableCell(1, 1, "2")), 2, 2)
     assert table_text(simple, "markdown") == "| x | y |\n| --- | --- |\n| 1 | 2 |"
-    assert table_text(simple, "html") == simple
+    assert table_text(simple, "html") == ("<table><tbody><tr><td>x</td><td>y</td></tr>"
+                                          "<tr><td>1</td><td>2</td></tr></tbody></table>")
 
 
 def test_an_image_that_cannot_be_kept_is_said_so_and_nothing_is_queued(qtbot, make_window,

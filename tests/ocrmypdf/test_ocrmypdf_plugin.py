@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("ocrmypdf", reason="the ocrmypdf extra is not installed: "
                                        "pip install -e '.[ocrmypdf]'")
 
+from engine.tables.content import Table, TableCell  # noqa: E402
 from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource, Word  # noqa: E402
 from paperlens_ocrmypdf.page_tree import page_text, page_tree  # noqa: E402
 
@@ -104,7 +105,7 @@ def test_boxes_of_a_turned_page_are_laid_back_on_the_image():
 def test_a_line_without_word_boxes_is_one_word_and_a_table_reads_in_cell_order():
     cells = [Line("B", Box(60, 0, 80, 10)), Line("A", Box(0, 0, 20, 10))]
     table = Block(BlockKind.TABLE, Box(0, 0, 80, 10), lines=tuple(cells),
-                  html="<table><tr><td>A</td><td>B</td></tr></table>")
+                  table=Table((TableCell(0, 0, "A"), TableCell(0, 1, "B")), 1, 2))
     footer = Block(BlockKind.FOOTER, Box(0, 90, 50, 100),
                    lines=(Line("Page 2", Box(0, 90, 50, 100)),))
     page = PageResult(page_number=1, width=100, height=100, dpi=150,

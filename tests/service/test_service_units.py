@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from engine.errors import InvalidOptions
+from engine.tables.content import Table, TableCell
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError, PageResult,
                           Status, TextSource)
 from service.checkpoint import (CheckpointError, decode_result, encode_result, failed_result,
@@ -30,7 +31,10 @@ def sample_result() -> PageResult:
         text_source_reason="no text layer",
         blocks=(Block(BlockKind.TITLE, Box(0.1 + 0.2, 1, 2, 3), (line,), "Total", 0.5, level=1),
                 Block(BlockKind.FORMULA, Box(1, 2, 3, 4), latex="x^2", latex_confidence=None,
-                      image_path="images/a-p3-formula2.png")),
+                      image_path="images/a-p3-formula2.png"),
+                Block(BlockKind.TABLE, Box(1, 5, 3, 9), table=Table(
+                    (TableCell(0, 0, "Crop", colspan=2, header=True), TableCell(1, 0, "a\nb"),
+                     TableCell(1, 1, "7")), 2, 2, header_rows=1))),
         rotation=90, warnings=("rendered at 150 dpi",), timings_s={"ocr": 1.23456789},
         status=Status.PARTIAL, errors=(PageError("formula", "ModelUnavailable", "no model"),))
 

@@ -7,6 +7,7 @@ import random
 
 import pymupdf
 
+from engine.tables.content import Table
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from tools.xtables.generate import FAMILIES, generate_document
 from tools.xtables.measure import joined_breaks, scores
@@ -42,7 +43,7 @@ def test_scores_count_joins_per_page_break():
     def page(number: int, *blocks: Block) -> PageResult:
         return PageResult(number, 100, 100, 72.0, TextSource.TEXT_LAYER, "", blocks)
 
-    joined = Block(BlockKind.TABLE, Box(0, 0, 1, 1), html="<table></table>", table_pages=(1, 2))
+    joined = Block(BlockKind.TABLE, Box(0, 0, 1, 1), table=Table((), 0, 0), table_pages=(1, 2))
     result = DocumentResult("a.pdf", "pdf", 2, (page(1, joined), page(2)))
     assert joined_breaks(result) == {(1, 2)}
     documents = [

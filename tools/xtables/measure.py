@@ -10,7 +10,7 @@ import json
 import time
 from pathlib import Path
 
-from engine.export.html_table import read_table
+from engine.tables.content import filled_rows
 from engine.types import BlockKind, DocumentResult
 
 
@@ -28,8 +28,9 @@ def first_table_rows(result: DocumentResult) -> int | None:
     """Rows of the document's first table as the Markdown and exports have it."""
     for page in result.pages:
         for block in page.blocks:
-            if block.kind is BlockKind.TABLE and block.html and not block.is_continuation:
-                return read_table(block.html).rows
+            if (block.kind is BlockKind.TABLE and block.table is not None
+                    and not block.is_continuation):
+                return filled_rows(block.table).rows
     return None
 
 
@@ -46,7 +47,7 @@ def measure(folder: Path, engine, names: list[str] | None = None) -> dict:
         seconds = time.perf_counter() - started
         joined = joined_breaks(result)
         found = {p.page_number for p in result.pages
-                 if any(b.kind is BlockKind.TABLE and b.html for b in p.blocks)}
+                 if any(b.kind is BlockKind.TABLE and b.table is not None for b in p.blocks)}
         breaks = [{"pages": b["pages"], "truth": b["joined"],
                    "joined": tuple(b["pages"]) in joined,
                    "tables_found": set(b["pages"]) <= found} for b in truth["boundaries"]]

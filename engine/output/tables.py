@@ -1,0 +1,52 @@
+"""A table's cells written out: as our HTML (`<thead>`/`<tbody>`, spans as attributes), which
+the JSON, the content list and the Markdown carry, and as a GFM pipe table."""
+
+from __future__ import annotations
+
+import html
+
+from engine.output.escaping import escape_inline
+from engine.tables.content import Table, TableCell
+
+
+def table_html(table: Table) -> str:
+    """A `<table>`: its head rows in `<thead>`, the rest in `<tbody>`, each row a `<tr>` of
+    cells left to right (`<th>` for a header cell below the head), rowspan and colspan where
+    over 1, the text escaped and a line break inside a cell as `<br>`."""
+    rows = table.by_row()
+
+    def row_html(row: list[TableCell], in_head: bool) -> str:
+        parts = []
+        for cell in row:
+            tag = "th" if cell.header and not in_head else "td"
+            spans = "".join(f' {name}="{value}"' for name, value in
+                            (("rowspan", cell.rowspan), ("colspan", cell.colspan)) if value > 1)
+            text = "<br>".join(html.escape(part, quote=False) for part in cell.text.split("\n"))
+            parts.append(f"<{tag}{spans}>{text}</{tag}>")
+        return "<tr>" + "".join(parts) + "</tr>"
+
+    head = "".join(row_html(row, True) for row in rows[:table.header_rows])
+    body = "".join(row_html(row, False) for row in rows[table.header_rows:])
+    return (f"<table>{f'<thead>{head}</thead>' if head else ''}"
+            f"{f'<tbody>{body}</tbody>' if body else ''}</table>")
+
+
+def table_markdown(table: Table) -> str | None:
+    """A GFM pipe table, its first row the header; None when a cell is merged (pipe tables
+    cannot say so) or the table has no cell. Cell text is document text: escaped as such, and
+    a pipe or a dollar sign in it cannot end the cell or open a formula."""
+    rows = [row for row in table.by_row() if row]
+    if table.merged or not rows:
+        return None
+    width = max(len(row) for row in rows)
+
+    def cell(text: str) -> str:
+        return escape_inline(" ".join(text.split())).replace("|", "\\|").replace("$", "\\$")
+
+    lines = []
+    for i, row in enumerate(rows):
+        texts = [c.text for c in row] + [""] * (width - len(row))
+        lines.append("| " + " | ".join(cell(t) for t in texts) + " |")
+        if i == 0:
+            lines.append("|" + "|".join(" --- " for _ in range(width)) + "|")
+    return "\n".join(lines)
