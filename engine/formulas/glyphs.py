@@ -50,10 +50,11 @@ _MATH_SPELLING = {"\u00d7": "\\times", "\u2192": "\\rightarrow", "\u00b7": "\\cd
                   "\u00ac": "\\neg", "\u2026": "\\dots", "\u2032": "\\prime", "\u2033": "\\prime\\prime",
                   "\u2212": "-", "\u2217": "*", "\u22c5": "\\cdot", "\u2190": "\\leftarrow",
                   "\u2194": "\\leftrightarrow", "\u21d2": "\\Rightarrow", "\u21d4": "\\Leftrightarrow",
-                  "\u2223": "|", "\u2016": "\\|", "\u00b1": "\\pm", "\u2213": "\\mp"}
+                  "\u2223": "|", "\u2016": "\\|", "\u00b1": "\\pm", "\u2213": "\\mp",
+                  "\u00b5": "\\mu"}
 # TeX builds accented math letters from a spacing accent glyph before the letter.
 _ACCENTS = {"\u02c6": "\\hat", "^": "\\hat", "\u02dc": "\\tilde", "~": "\\tilde",
-            "\u00af": "\\bar", "\u02d9": "\\dot", "\u00a8": "\\ddot"}
+            "\u00af": "\\bar", "\u02d9": "\\dot", "\u00a8": "\\ddot", "\u20d7": "\\vec"}
 _OPERATORS = set("=+-<>/|\u2212") | {"\u00d7", "\u00b7"}
 _BRACKETS = set("()[]{}")
 # LaTeX's named functions (\\log, \\sin), and \\Pr.
@@ -71,6 +72,9 @@ class Glyph:
     path: tuple[str, ...] = ()
     """Where the glyph sits: () on the line, ("u",) a superscript, ("d",) a subscript,
     ("d", "u") a subscript's superscript ..."""
+    line: int = 0
+    """Which of the text layer's lines of its visual line it came from (a stacked numerator
+    or denominator is often a line of its own, which the text may give elsewhere)."""
 
 
 @dataclass
@@ -83,6 +87,18 @@ class MathRun:
     @property
     def text(self) -> str:
         return "".join(g.char for g in self.glyphs)
+
+    def pieces(self) -> list[str]:
+        """The run's characters cut where they pass from one text-layer line to another, the
+        piece of most characters first."""
+        cuts: list[list[Glyph]] = []
+        for glyph in self.glyphs:
+            if cuts and cuts[-1][-1].line == glyph.line:
+                cuts[-1].append(glyph)
+            else:
+                cuts.append([glyph])
+        texts = ["".join(g.char for g in cut).strip() for cut in cuts]
+        return sorted((t for t in texts if t), key=len, reverse=True)
 
     @property
     def box(self) -> Box:
@@ -178,8 +194,14 @@ def _joins(word: list[Glyph], beside: list[Glyph] | None, rules: InlineMathRules
     text = "".join(g.char for g in word)
     if word[0].path:
         return True
+    if text == ":" and beside is not None and "".join(g.char for g in beside) == "=" and (
+            _touching(word, beside) or _touching(beside, word)):
+        return True  # := as one sign
     if text in rules.closing_punctuation:
         return False
+    if text == "!" and beside is not None and beside[-1].box.x1 <= word[0].box.x0 + 0.5 and (
+            _touching(beside, word)):
+        return True  # a factorial after its number or letter
     if text in _ACCENTS and text not in _OPERATORS:
         return True  # the spacing accent TeX sets over a math letter
     if text in _FUNCTION_NAMES:
@@ -240,7 +262,8 @@ def math_runs(glyphs: list[Glyph], rules: InlineMathRules = RULES) -> list[MathR
         previous = is_math
     for run in runs:
         while run.glyphs and not run.glyphs[-1].path and (
-                run.glyphs[-1].char in rules.closing_punctuation):
+                run.glyphs[-1].char in rules.closing_punctuation) and not (
+                run.text.endswith("...") and rules.math_fonts.search(run.glyphs[-1].font)):
             run.glyphs.pop()
         _balance(run)
         run.latex = glyphs_latex(run.glyphs)
@@ -249,6 +272,10 @@ def math_runs(glyphs: list[Glyph], rules: InlineMathRules = RULES) -> list[MathR
 
 def _balance(run: MathRun) -> None:
     """An opening or closing bracket with no partner in the run at its edge is text."""
+    while run.glyphs and run.glyphs[-1].char in "([{" and not run.glyphs[-1].path:
+        run.glyphs.pop()  # the bracket that opens the text after the formula: "g(x) (finished"
+    while run.glyphs and run.glyphs[-1].char.isspace():
+        run.glyphs.pop()
     text = run.text
     if run.glyphs and run.glyphs[0].char == "(" and text.count("(") > text.count(")"):
         run.glyphs.pop(0)
@@ -302,10 +329,16 @@ def _latex_at(glyphs: list[Glyph], path: tuple[str, ...]) -> str:
             while j < len(glyphs) and glyphs[j].path != path:
                 j += 1
             group = glyphs[i:j]
+            parts = {step: [g for g in group if g.path[len(path):len(path) + 1] == (step,)]
+                     for step in ("u", "d")}
+            if _fraction(parts["u"], parts["d"], glyphs[i - 1] if i else None):
+                out.append("\\frac{" + _latex_at(parts["u"], path + ("u",)) + "}{"
+                           + _latex_at(parts["d"], path + ("d",)) + "}")
+                i = j
+                continue
             for step, mark in (("d", "_"), ("u", "^")):
-                inner = [g for g in group if g.path[len(path):len(path) + 1] == (step,)]
-                if inner:
-                    out.append(mark + "{" + _latex_at(inner, path + (step,)) + "}")
+                if parts[step]:
+                    out.append(mark + "{" + _latex_at(parts[step], path + (step,)) + "}")
             i = j
             continue
         # A roman name of several letters is an operator (Ann, Hom) or a named function.
@@ -323,15 +356,54 @@ def _latex_at(glyphs: list[Glyph], path: tuple[str, ...]) -> str:
             out.append(_ACCENTS[glyph.char] + "{" + glyphs[i + 1].char + "}")
             i += 2
             continue
+        if glyph.char == "." and [g.char for g in glyphs[i:i + 3]] == [".", ".", "."]:
+            out.append("\\ldots ")
+            i += 3
+            continue
+        if glyph.char == "\u0338" and i + 1 < len(glyphs):  # a slash struck through: not
+            negated = {"=": "\\neq ", "\u2208": "\\notin "}.get(glyphs[i + 1].char)
+            out.append(negated or "\\not " + _symbol(glyphs[i + 1].char))
+            i += 2
+            continue
         symbol = _symbol(glyph.char)
+        if glyph.char.isascii() and glyph.char.isalpha():
+            # Letters of the blackboard-bold and calligraphic math fonts keep their alphabet.
+            if re.search(r"msbm|bbold|dsrom", glyph.font, re.IGNORECASE):
+                symbol = "\\mathbb{" + glyph.char + "}"
+            elif glyph.char.isupper() and re.search(r"cmsy|lmsy|[pt]xsy|rsfs|eusm",
+                                                     glyph.font, re.IGNORECASE):
+                symbol = "\\mathcal{" + glyph.char + "}"
         out.append(symbol + (" " if re.search(r"\\[A-Za-z]+$", symbol) else ""))
         i += 1
     return "".join(out).strip()
 
 
+def _large_operator(char: str) -> bool:
+    """A sum, product, integral or big union (its limits stack over and under it); an
+    unmapped glyph of TeX's extension font is one too."""
+    name = unicodedata.name(char, "")
+    return char == "\ufffd" or "N-ARY" in name or "INTEGRAL" in name
+
+
+def _fraction(over: list[Glyph], under: list[Glyph], before: Glyph | None) -> bool:
+    """A raised and a lowered group stacked on each other with nothing they hang on (a start,
+    an operator, an opening bracket before them) is a fraction, numerator over denominator;
+    after a letter, digit or closing bracket they are that glyph's scripts."""
+    if not over or not under:
+        return False
+    if before is not None and (before.char.isalnum() or before.char in ")]}|'\u2032"
+                               or _large_operator(before.char)):
+        return False
+    a0, a1 = min(g.box.x0 for g in over), max(g.box.x1 for g in over)
+    b0, b1 = min(g.box.x0 for g in under), max(g.box.x1 for g in under)
+    return min(a1, b1) - max(a0, b0) > 0.5 * min(a1 - a0, b1 - b0)
+
+
 def _visual_lines(raw: dict) -> list[list[dict]]:
     """A page's rawdict lines grouped into the lines a reader sees: PyMuPDF starts a new line,
-    even a new block, where a sum's lower limit or a tall script leaves the baseline."""
+    even a new block, where a sum's lower limit, a tall script or a fraction's numerator or
+    denominator leaves the baseline. A line joins the one it follows on the same band, or,
+    stacked, the one whose span it lies under or over."""
     groups: list[list[dict]] = []
     for block in raw.get("blocks", []):
         if block.get("type") != 0:
@@ -340,14 +412,37 @@ def _visual_lines(raw: dict) -> list[list[dict]]:
             x0, y0, x1, y1 = line["bbox"]
             for group in reversed(groups[-8:]):
                 lx0, ly0, lx1, ly1 = group[-1]["bbox"]
+                gx0, gx1 = min(g["bbox"][0] for g in group), max(g["bbox"][2] for g in group)
                 height = min(y1 - y0, ly1 - ly0)
-                if (min(y1, ly1) - max(y0, ly0) > 0.5 * height
-                        and lx1 - 0.5 * height <= x0 <= lx1 + height):
+                if min(y1, ly1) - max(y0, ly0) <= 0.5 * height:
+                    continue
+                if lx1 - 0.5 * height <= x0 <= lx1 + height or (x0 < gx1 and x1 > gx0):
                     group.append(line)
                     break
             else:
                 groups.append([line])
     return groups
+
+
+def _group_glyphs(group: list[dict]) -> list[Glyph]:
+    """The glyphs of a visual line in reading order: its lines' words (each with the space
+    after it) merged left to right, so that a numerator or denominator the text layer gives
+    as a line of its own stands beside the part it is stacked on."""
+    words: list[list[Glyph]] = []
+    for number, line in enumerate(group):
+        word: list[Glyph] = []
+        for glyph in line_glyphs(line):
+            glyph.line = number
+            word.append(glyph)
+            if glyph.char.isspace():
+                words.append(word)
+                word = []
+        if word:
+            words.append(word)
+    inked = [w for w in words if any(not g.char.isspace() for g in w)]
+    if len(group) > 1:
+        inked.sort(key=lambda w: next(g.box.x0 for g in w if not g.char.isspace()))
+    return [g for w in inked for g in w]
 
 
 def page_math_runs(raw: dict, rules: InlineMathRules = RULES) -> list[MathRun]:
@@ -357,6 +452,6 @@ def page_math_runs(raw: dict, rules: InlineMathRules = RULES) -> list[MathRun]:
     for group in _visual_lines(raw):
         if any(abs(line.get("dir", (1, 0))[1]) > 0.1 for line in group):
             continue  # vertical or slanted text holds no inline math we can place
-        glyphs = [g for line in group for g in line_glyphs(line)]
+        glyphs = _group_glyphs(group)
         runs.extend(math_runs(glyphs, rules))
     return runs

@@ -86,24 +86,59 @@ def with_inline_math(block: Block, blocks: list[Block], runs: list[MathRun],
         return block
     text, spans, cursor = block.text, [], 0
     for run, box in inside:  # the text layer's order, the order of the block's text
-        # Matched as the text layer's lines spell it: TeX's spacing accents composed (u-hat).
-        chars = [c for c in compose_spacing_accents(run.text) if not c.isspace()]
-        spelled = r"\s*".join(re.escape(c) for c in chars)
-        # A formula is a word of its own where the text has one ("after $t$ seconds": not the
-        # t of "after"); where the text layer lost the spaces around it, anywhere.
-        match = (re.compile(_NOT_LETTER_BEFORE + spelled + _NOT_LETTER_AFTER).search(text, cursor)
-                 or re.compile(spelled).search(text, cursor))
+        match = _found(text, run.text, cursor)
+        shown = ""
+        if match is None and len(run.pieces()) > 1:
+            # A stacked numerator or denominator the text gives apart ("2π ... T"): the run
+            # is placed by its main piece, and the others are taken out of the text nearby.
+            main, *others = run.pieces()
+            text, shown = _cut_pieces(text, main, others, cursor)
+            match = _found(text, main, cursor)
         if match is None:
             continue
         if match.start() > cursor:
             spans.append(Span(text[cursor:match.start()]))
-        spans.append(Span(match.group(0), latex=compact(run.latex), box=box))
+        spans.append(Span(match.group(0) + shown, latex=compact(run.latex), box=box))
         cursor = match.end()
     if not any(span.latex for span in spans):
         return block
     if cursor < len(text):
         spans.append(Span(text[cursor:]))
-    return replace(block, spans=tuple(_joined(spans)))
+    spans = _joined(spans)
+    # The text as the spans spell it: a stacked piece taken out where the text layer had it.
+    return replace(block, spans=tuple(spans), text="".join(span.text for span in spans))
+
+
+def _found(text: str, characters: str, cursor: int) -> re.Match | None:
+    """Where characters of the text layer stand in a block's text from `cursor` on, spaces
+    between them allowed, as the text layer's lines spell them (TeX's spacing accents
+    composed: u-hat). A formula is a word of its own where the text has one ("after $t$
+    seconds": not the t of "after"); where the text layer lost the spaces around it,
+    anywhere."""
+    chars = [c for c in compose_spacing_accents(characters) if not c.isspace()]
+    if not chars:
+        return None
+    spelled = r"\s*".join(re.escape(c) for c in chars)
+    return (re.compile(_NOT_LETTER_BEFORE + spelled + _NOT_LETTER_AFTER).search(text, cursor)
+            or re.compile(spelled).search(text, cursor))
+
+
+def _cut_pieces(text: str, main: str, pieces: list[str], cursor: int) -> tuple[str, str]:
+    """The text with each piece, found as a word of its own after `cursor` and nearest the
+    main piece's place, taken out; and the pieces taken, as the formula's shown text."""
+    shown = ""
+    for piece in pieces:
+        at = _found(text, main, cursor)
+        if at is None:
+            break
+        chars = [c for c in compose_spacing_accents(piece) if not c.isspace()]
+        spelled = r"\s?" + _NOT_LETTER_BEFORE + r"\s*".join(re.escape(c) for c in chars)
+        found = [m for m in re.compile(spelled + _NOT_LETTER_AFTER).finditer(text, cursor)
+                 if m.end() <= at.start() or m.start() >= at.end()]
+        if found:
+            near = min(found, key=lambda m: abs(m.start() - at.start()))
+            text, shown = text[:near.start()] + text[near.end():], shown + " " + piece
+    return text, shown
 
 
 def _joined(spans: list[Span]) -> list[Span]:
