@@ -1,8 +1,9 @@
 """The inline-math page stage: formulas inside running text become spans of their blocks.
 
-Born-digital pages only, for now: the text layer's glyphs say where math is and what it says
-(engine/input/inline_math.py). A page whose fonts hold no math font is left as it was, byte for
-byte, and pays for nothing but the font list."""
+On born-digital pages the text layer's glyphs say where math is and what it says
+(engine/formulas/glyphs.py). A page whose fonts hold no math font is left as it was, byte for
+byte, and pays for nothing but the font list. On OCR pages the recogniser's characters choose
+the spans and spell their LaTeX (engine/formulas/inline_ocr.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pymupdf
 
 from engine.formulas.latex_print import compact
 from engine.formulas.glyphs import MathRun, has_math_fonts, page_math_runs
+from engine.formulas.inline_ocr import find_ocr_inline_math
 from engine.input.text_layer import compose_spacing_accents
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Span, TextSource
@@ -26,8 +28,11 @@ _NOT_LETTER_BEFORE, _NOT_LETTER_AFTER = r"(?<![^\W\d_])", r"(?![^\W\d_])"
 
 
 def find_inline_math(page: PageState, models) -> PageState:
-    if (not page.options.inline_math or page.text_source is not TextSource.TEXT_LAYER
-            or not page.blocks):
+    if not page.options.inline_math or not page.blocks:
+        return page
+    if page.text_source is TextSource.OCR and page.image is not None:
+        return find_ocr_inline_math(page, models)
+    if page.text_source is not TextSource.TEXT_LAYER:
         return page
     pdf_page = page.document.pdf_page(page.page_number)
     if pdf_page is None or not has_math_fonts(pdf_page.get_fonts()):
