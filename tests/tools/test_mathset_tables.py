@@ -37,4 +37,4 @@ def test_the_readme_tables():
     cost = bench_markdown({"pages": {"paper": {
         "variant": "born-digital", "runs": 3, "median_on_s": 1.1, "median_off_s": 1.0,
         "ratio": 1.1, "median_inline_stage_s": 0.05, "limit": 1.15}}})
-    assert "| paper | born-digital | 1.10 | 1.00 | 1.100 | 1.15 | 0.050 |" in cost
+    assert "| paper | born-digital | 1.10 | 1.00 | 1.100 | 1.15 | 0.050 | 5.0% |" in cost
