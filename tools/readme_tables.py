@@ -48,6 +48,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "scripts": ("scripts.json", scripts_readme.readme_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
+    "mathset-bench": ("mathset_bench.json", mathset_readme.bench_markdown),
     "officeset": ("officeset.json", officeset_readme.readme_markdown),
     "xtables": ("xtables.json", xtables_readme.readme_markdown),
     "headings": ("headings.json", headings_readme.readme_markdown),

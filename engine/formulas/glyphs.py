@@ -5,9 +5,10 @@ MSAM/MSBM, Latin Modern/STIX Two/Cambria Math, the math companions of text faces
 PazoMath) and mathematical symbols start a math run; a glyph set smaller than the line and
 raised or lowered from its baseline is a script. A run grows over what sits beside it in math:
 single italic letters, digits, brackets and operators, a roman name carrying a script
-(Ann_R). A footnote mark (a raised digit after a word) is not math. Each run's LaTeX is built
-from its glyphs and their geometry: scripts by size and baseline, symbols by their Unicode
-names through pylatexenc, roman names as operators.
+(Ann_R), a factorial, := . A footnote mark (a raised digit after a word) is not math. A
+numerator or denominator the text layer gives as a line of its own joins the line it is
+stacked on. Each run's LaTeX is built from its glyphs and their geometry
+(engine/formulas/glyph_latex.py).
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from pylatexenc.latexencode import UnicodeToLatexEncoder
-
-from engine.formulas.latex_tokens import FUNCTION_NAMES
+from engine.formulas.glyph_latex import (ACCENTS, FUNCTION_NAMES_AND_PR, MATH_SPELLING, Glyph,
+                                          glyphs_latex)
 from engine.types import Box
 
 
@@ -43,36 +43,8 @@ class InlineMathRules:
 
 RULES = InlineMathRules()
 
-_ENCODER = UnicodeToLatexEncoder(non_ascii_only=True, replacement_latex_protection="none",
-                                  unknown_char_policy="keep", unknown_char_warning=False)
-# Where pylatexenc gives the text-mode spelling, the math one.
-_MATH_SPELLING = {"\u00d7": "\\times", "\u2192": "\\rightarrow", "\u00b7": "\\cdot",
-                  "\u00ac": "\\neg", "\u2026": "\\dots", "\u2032": "\\prime", "\u2033": "\\prime\\prime",
-                  "\u2212": "-", "\u2217": "*", "\u22c5": "\\cdot", "\u2190": "\\leftarrow",
-                  "\u2194": "\\leftrightarrow", "\u21d2": "\\Rightarrow", "\u21d4": "\\Leftrightarrow",
-                  "\u2223": "|", "\u2016": "\\|", "\u00b1": "\\pm", "\u2213": "\\mp"}
-# TeX builds accented math letters from a spacing accent glyph before the letter.
-_ACCENTS = {"\u02c6": "\\hat", "^": "\\hat", "\u02dc": "\\tilde", "~": "\\tilde",
-            "\u00af": "\\bar", "\u02d9": "\\dot", "\u00a8": "\\ddot"}
 _OPERATORS = set("=+-<>/|\u2212") | {"\u00d7", "\u00b7"}
 _BRACKETS = set("()[]{}")
-# LaTeX's named functions (\\log, \\sin), and \\Pr.
-_FUNCTION_NAMES = FUNCTION_NAMES | {"Pr"}
-
-
-@dataclass
-class Glyph:
-    char: str
-    box: Box
-    size: float
-    baseline: float
-    font: str
-    italic: bool
-    path: tuple[str, ...] = ()
-    """Where the glyph sits: () on the line, ("u",) a superscript, ("d",) a subscript,
-    ("d", "u") a subscript's superscript ..."""
-
-
 @dataclass
 class MathRun:
     """One inline formula of a line: its glyphs as the page shows them and their LaTeX."""
@@ -83,6 +55,18 @@ class MathRun:
     @property
     def text(self) -> str:
         return "".join(g.char for g in self.glyphs)
+
+    def pieces(self) -> list[str]:
+        """The run's characters cut where they pass from one text-layer line to another, the
+        piece of most characters first."""
+        cuts: list[list[Glyph]] = []
+        for glyph in self.glyphs:
+            if cuts and cuts[-1][-1].line == glyph.line:
+                cuts[-1].append(glyph)
+            else:
+                cuts.append([glyph])
+        texts = ["".join(g.char for g in cut).strip() for cut in cuts]
+        return sorted((t for t in texts if t), key=len, reverse=True)
 
     @property
     def box(self) -> Box:
@@ -134,7 +118,7 @@ def _levels(glyphs: list[Glyph], rules: InlineMathRules) -> None:
 
 def _is_math_symbol(char: str) -> bool:
     """A mathematical symbol (not a letter: Greek words are text, a lone Greek letter math)."""
-    if char in _MATH_SPELLING or char in _OPERATORS - {"/", "-"}:
+    if char in MATH_SPELLING or char in _OPERATORS - {"/", "-"}:
         return True
     return unicodedata.category(char) == "Sm"
 
@@ -178,11 +162,17 @@ def _joins(word: list[Glyph], beside: list[Glyph] | None, rules: InlineMathRules
     text = "".join(g.char for g in word)
     if word[0].path:
         return True
+    if text == ":" and beside is not None and "".join(g.char for g in beside) == "=" and (
+            _touching(word, beside) or _touching(beside, word)):
+        return True  # := as one sign
     if text in rules.closing_punctuation:
         return False
-    if text in _ACCENTS and text not in _OPERATORS:
+    if text == "!" and beside is not None and beside[-1].box.x1 <= word[0].box.x0 + 0.5 and (
+            _touching(beside, word)):
+        return True  # a factorial after its number or letter
+    if text in ACCENTS and text not in _OPERATORS:
         return True  # the spacing accent TeX sets over a math letter
-    if text in _FUNCTION_NAMES:
+    if text in FUNCTION_NAMES_AND_PR:
         return True  # ln, sin, max: upright names inside a formula
     if all(c.isdigit() or c in "., " for c in text) or all(c in _BRACKETS or c in _OPERATORS
                                                            for c in text):
@@ -240,7 +230,8 @@ def math_runs(glyphs: list[Glyph], rules: InlineMathRules = RULES) -> list[MathR
         previous = is_math
     for run in runs:
         while run.glyphs and not run.glyphs[-1].path and (
-                run.glyphs[-1].char in rules.closing_punctuation):
+                run.glyphs[-1].char in rules.closing_punctuation) and not (
+                run.text.endswith("...") and rules.math_fonts.search(run.glyphs[-1].font)):
             run.glyphs.pop()
         _balance(run)
         run.latex = glyphs_latex(run.glyphs)
@@ -249,6 +240,10 @@ def math_runs(glyphs: list[Glyph], rules: InlineMathRules = RULES) -> list[MathR
 
 def _balance(run: MathRun) -> None:
     """An opening or closing bracket with no partner in the run at its edge is text."""
+    while run.glyphs and run.glyphs[-1].char in "([{" and not run.glyphs[-1].path:
+        run.glyphs.pop()  # the bracket that opens the text after the formula: "g(x) (finished"
+    while run.glyphs and run.glyphs[-1].char.isspace():
+        run.glyphs.pop()
     text = run.text
     if run.glyphs and run.glyphs[0].char == "(" and text.count("(") > text.count(")"):
         run.glyphs.pop(0)
@@ -273,65 +268,11 @@ def _worth(run: MathRun) -> bool:
                            or symbol)
 
 
-def _symbol(char: str) -> str:
-    if char in _MATH_SPELLING:
-        return _MATH_SPELLING[char]
-    if char.isascii():
-        return "\\" + char if char in "{}%#&$_" else char
-    spelled = _ENCODER.unicode_to_latex(char)
-    match = re.fullmatch(r"\\ensuremath\{(.*)\}", spelled)
-    if match:
-        return match.group(1)
-    return spelled if spelled.startswith("\\") and not spelled.startswith("\\text") else char
-
-
-def glyphs_latex(glyphs: list[Glyph]) -> str:
-    """LaTeX of a run of glyphs: the glyphs on the run's own level in order, each script group
-    braced after the glyph it hangs on."""
-    glyphs = [g for g in glyphs if not g.char.isspace()]
-    return _latex_at(glyphs, min((g.path for g in glyphs), key=len)) if glyphs else ""
-
-
-def _latex_at(glyphs: list[Glyph], path: tuple[str, ...]) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(glyphs):
-        glyph = glyphs[i]
-        if glyph.path != path:
-            j = i
-            while j < len(glyphs) and glyphs[j].path != path:
-                j += 1
-            group = glyphs[i:j]
-            for step, mark in (("d", "_"), ("u", "^")):
-                inner = [g for g in group if g.path[len(path):len(path) + 1] == (step,)]
-                if inner:
-                    out.append(mark + "{" + _latex_at(inner, path + (step,)) + "}")
-            i = j
-            continue
-        # A roman name of several letters is an operator (Ann, Hom) or a named function.
-        j = i
-        while (j < len(glyphs) and glyphs[j].path == path and glyphs[j].char.isalpha()
-               and glyphs[j].char.isascii() and not glyphs[j].italic):
-            j += 1
-        if j - i >= 2:
-            name = "".join(g.char for g in glyphs[i:j])
-            out.append("\\" + name + " " if name in _FUNCTION_NAMES else
-                       "\\operatorname{" + name + "}")
-            i = j
-            continue
-        if glyph.char in _ACCENTS and i + 1 < len(glyphs) and glyphs[i + 1].char.isalpha():
-            out.append(_ACCENTS[glyph.char] + "{" + glyphs[i + 1].char + "}")
-            i += 2
-            continue
-        symbol = _symbol(glyph.char)
-        out.append(symbol + (" " if re.search(r"\\[A-Za-z]+$", symbol) else ""))
-        i += 1
-    return "".join(out).strip()
-
-
 def _visual_lines(raw: dict) -> list[list[dict]]:
     """A page's rawdict lines grouped into the lines a reader sees: PyMuPDF starts a new line,
-    even a new block, where a sum's lower limit or a tall script leaves the baseline."""
+    even a new block, where a sum's lower limit, a tall script or a fraction's numerator or
+    denominator leaves the baseline. A line joins the one it follows on the same band, or,
+    stacked, the one whose span it lies under or over."""
     groups: list[list[dict]] = []
     for block in raw.get("blocks", []):
         if block.get("type") != 0:
@@ -340,14 +281,37 @@ def _visual_lines(raw: dict) -> list[list[dict]]:
             x0, y0, x1, y1 = line["bbox"]
             for group in reversed(groups[-8:]):
                 lx0, ly0, lx1, ly1 = group[-1]["bbox"]
+                gx0, gx1 = min(g["bbox"][0] for g in group), max(g["bbox"][2] for g in group)
                 height = min(y1 - y0, ly1 - ly0)
-                if (min(y1, ly1) - max(y0, ly0) > 0.5 * height
-                        and lx1 - 0.5 * height <= x0 <= lx1 + height):
+                if min(y1, ly1) - max(y0, ly0) <= 0.5 * height:
+                    continue
+                if lx1 - 0.5 * height <= x0 <= lx1 + height or (x0 < gx1 and x1 > gx0):
                     group.append(line)
                     break
             else:
                 groups.append([line])
     return groups
+
+
+def _group_glyphs(group: list[dict]) -> list[Glyph]:
+    """The glyphs of a visual line in reading order: its lines' words (each with the space
+    after it) merged left to right, so that a numerator or denominator the text layer gives
+    as a line of its own stands beside the part it is stacked on."""
+    words: list[list[Glyph]] = []
+    for number, line in enumerate(group):
+        word: list[Glyph] = []
+        for glyph in line_glyphs(line):
+            glyph.line = number
+            word.append(glyph)
+            if glyph.char.isspace():
+                words.append(word)
+                word = []
+        if word:
+            words.append(word)
+    inked = [w for w in words if any(not g.char.isspace() for g in w)]
+    if len(group) > 1:
+        inked.sort(key=lambda w: next(g.box.x0 for g in w if not g.char.isspace()))
+    return [g for w in inked for g in w]
 
 
 def page_math_runs(raw: dict, rules: InlineMathRules = RULES) -> list[MathRun]:
@@ -357,6 +321,6 @@ def page_math_runs(raw: dict, rules: InlineMathRules = RULES) -> list[MathRun]:
     for group in _visual_lines(raw):
         if any(abs(line.get("dir", (1, 0))[1]) > 0.1 for line in group):
             continue  # vertical or slanted text holds no inline math we can place
-        glyphs = [g for line in group for g in line_glyphs(line)]
+        glyphs = _group_glyphs(group)
         runs.extend(math_runs(glyphs, rules))
     return runs

@@ -1,8 +1,9 @@
 """The inline-math page stage: formulas inside running text become spans of their blocks.
 
-Born-digital pages only, for now: the text layer's glyphs say where math is and what it says
-(engine/input/inline_math.py). A page whose fonts hold no math font is left as it was, byte for
-byte, and pays for nothing but the font list."""
+On born-digital pages the text layer's glyphs say where math is and what it says
+(engine/formulas/glyphs.py). A page whose fonts hold no math font is left as it was, byte for
+byte, and pays for nothing but the font list. On OCR pages the recogniser's characters choose
+the spans and spell their LaTeX (engine/formulas/inline_ocr.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pymupdf
 
 from engine.formulas.latex_print import compact
 from engine.formulas.glyphs import MathRun, has_math_fonts, page_math_runs
+from engine.formulas.inline_ocr import find_ocr_inline_math
 from engine.input.text_layer import compose_spacing_accents
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Span, TextSource
@@ -26,8 +28,11 @@ _NOT_LETTER_BEFORE, _NOT_LETTER_AFTER = r"(?<![^\W\d_])", r"(?![^\W\d_])"
 
 
 def find_inline_math(page: PageState, models) -> PageState:
-    if (not page.options.inline_math or page.text_source is not TextSource.TEXT_LAYER
-            or not page.blocks):
+    if not page.options.inline_math or not page.blocks:
+        return page
+    if page.text_source is TextSource.OCR and page.image is not None:
+        return find_ocr_inline_math(page, models)
+    if page.text_source is not TextSource.TEXT_LAYER:
         return page
     pdf_page = page.document.pdf_page(page.page_number)
     if pdf_page is None or not has_math_fonts(pdf_page.get_fonts()):
@@ -86,24 +91,59 @@ def with_inline_math(block: Block, blocks: list[Block], runs: list[MathRun],
         return block
     text, spans, cursor = block.text, [], 0
     for run, box in inside:  # the text layer's order, the order of the block's text
-        # Matched as the text layer's lines spell it: TeX's spacing accents composed (u-hat).
-        chars = [c for c in compose_spacing_accents(run.text) if not c.isspace()]
-        spelled = r"\s*".join(re.escape(c) for c in chars)
-        # A formula is a word of its own where the text has one ("after $t$ seconds": not the
-        # t of "after"); where the text layer lost the spaces around it, anywhere.
-        match = (re.compile(_NOT_LETTER_BEFORE + spelled + _NOT_LETTER_AFTER).search(text, cursor)
-                 or re.compile(spelled).search(text, cursor))
+        match = _found(text, run.text, cursor)
+        shown = ""
+        if match is None and len(run.pieces()) > 1:
+            # A stacked numerator or denominator the text gives apart ("2π ... T"): the run
+            # is placed by its main piece, and the others are taken out of the text nearby.
+            main, *others = run.pieces()
+            text, shown = _cut_pieces(text, main, others, cursor)
+            match = _found(text, main, cursor)
         if match is None:
             continue
         if match.start() > cursor:
             spans.append(Span(text[cursor:match.start()]))
-        spans.append(Span(match.group(0), latex=compact(run.latex), box=box))
+        spans.append(Span(match.group(0) + shown, latex=compact(run.latex), box=box))
         cursor = match.end()
     if not any(span.latex for span in spans):
         return block
     if cursor < len(text):
         spans.append(Span(text[cursor:]))
-    return replace(block, spans=tuple(_joined(spans)))
+    spans = _joined(spans)
+    # The text as the spans spell it: a stacked piece taken out where the text layer had it.
+    return replace(block, spans=tuple(spans), text="".join(span.text for span in spans))
+
+
+def _found(text: str, characters: str, cursor: int) -> re.Match | None:
+    """Where characters of the text layer stand in a block's text from `cursor` on, spaces
+    between them allowed, as the text layer's lines spell them (TeX's spacing accents
+    composed: u-hat). A formula is a word of its own where the text has one ("after $t$
+    seconds": not the t of "after"); where the text layer lost the spaces around it,
+    anywhere."""
+    chars = [c for c in compose_spacing_accents(characters) if not c.isspace()]
+    if not chars:
+        return None
+    spelled = r"\s*".join(re.escape(c) for c in chars)
+    return (re.compile(_NOT_LETTER_BEFORE + spelled + _NOT_LETTER_AFTER).search(text, cursor)
+            or re.compile(spelled).search(text, cursor))
+
+
+def _cut_pieces(text: str, main: str, pieces: list[str], cursor: int) -> tuple[str, str]:
+    """The text with each piece, found as a word of its own after `cursor` and nearest the
+    main piece's place, taken out; and the pieces taken, as the formula's shown text."""
+    shown = ""
+    for piece in pieces:
+        at = _found(text, main, cursor)
+        if at is None:
+            break
+        chars = [c for c in compose_spacing_accents(piece) if not c.isspace()]
+        spelled = r"\s?" + _NOT_LETTER_BEFORE + r"\s*".join(re.escape(c) for c in chars)
+        found = [m for m in re.compile(spelled + _NOT_LETTER_AFTER).finditer(text, cursor)
+                 if m.end() <= at.start() or m.start() >= at.end()]
+        if found:
+            near = min(found, key=lambda m: abs(m.start() - at.start()))
+            text, shown = text[:near.start()] + text[near.end():], shown + " " + piece
+    return text, shown
 
 
 def _joined(spans: list[Span]) -> list[Span]:

@@ -168,3 +168,76 @@ def test_a_one_letter_formula_is_found_as_a_word_not_inside_one():
     # where the text layer lost the spaces around it, it is found all the same
     glued = Block(BlockKind.TEXT, Box(0, 0, 100, 30), text="sotgrows")
     assert spans_text(with_inline_math(glued, [glued], [run], 1.0)) == "so$t$grows"
+
+
+def _line(text: str, x0: float, baseline: float, size: float, font: str) -> dict:
+    """One line of PyMuPDF's rawdict: glyphs 5 points wide from x0."""
+    chars = [{"c": c, "bbox": (x0 + 5 * i, baseline - size, x0 + 5 * i + 5, baseline),
+              "origin": (x0 + 5 * i, baseline)} for i, c in enumerate(text)]
+    return {"bbox": (x0, baseline - size, x0 + 5 * len(text), baseline + 0.25 * size),
+            "dir": (1, 0), "spans": [{"font": font, "size": size, "flags": 0, "chars": chars}]}
+
+
+def test_a_stacked_fraction_is_a_frac_and_a_sums_limits_its_scripts():
+    # "so w = 2pi/T grows": the numerator raised on the line, its denominator lowered under it
+    # in a line of its own, as TeX's text-style fractions reach the text layer.
+    main = _line("so ", 50, 100, 11, "Times-Roman")
+    main["spans"] += _line("w", 65, 100, 11, "CMMI10")["spans"]
+    main["spans"] += _line(" = ", 70, 100, 11, "CMR10")["spans"]
+    main["spans"] += _line("2p", 85, 96, 8, "CMMI8")["spans"]
+    main["spans"] += _line(" grows", 100, 100, 11, "CMR10")["spans"]
+    main["bbox"] = (50, 89, 130, 103)
+    denominator = _line("T", 87, 104, 8, "CMMI8")
+    raw = {"blocks": [{"type": 0, "lines": [main]}, {"type": 0, "lines": [denominator]}]}
+    assert [run.latex for run in page_math_runs(raw)] == ["w=\\frac{2p}{T}"]
+
+    # After a sum the same stacked pair is its limits.
+    total = [Glyph("\u2211", Box(30, 0, 38, 10), 11, 100, "CMEX10", False),
+             Glyph("n", Box(38, 4, 42, 12), 8, 104, "CMMI8", True),
+             Glyph("k", Box(38, -4, 42, 4), 8, 96, "CMMI8", True)]
+    assert [run.latex for run in math_runs(_text("so ") + total + _text(" is", 50))] == [
+        "\\sum _{n}^{k}"]
+
+
+def test_a_denominator_the_text_gives_apart_is_taken_into_the_formula():
+    from engine.formulas.glyphs import MathRun
+    glyphs = [Glyph("w", Box(10, 10, 15, 20), 11, 20, "CMMI10", True),
+              Glyph("=", Box(17, 10, 22, 20), 11, 20, "CMR10", False),
+              Glyph("2", Box(24, 6, 28, 14), 8, 16, "CMR8", False),
+              Glyph("T", Box(24, 16, 28, 24), 8, 24, "CMMI8", True, line=1)]
+    run = MathRun(glyphs, "w=\\frac{2}{T}")
+    block = Block(BlockKind.TEXT, Box(0, 0, 100, 30), text="so w = 2 grows. T")
+    spanned = with_inline_math(block, [block], [run], 1.0)
+    assert spans_text(spanned) == "so $w=\\frac{2}{T}$ grows."
+    assert spanned.text == "so w = 2 T grows."
+
+
+def test_factorials_vectors_and_a_bracket_after_the_formula():
+    letter = [Glyph("n", Box(30, 0, 35, 10), 11, 100, "CMMI10", True),
+              Glyph("!", Box(35, 0, 38, 10), 11, 100, "CMR10", False)]
+    assert [r.latex for r in math_runs(_text("so ") + letter + _text(" is", 40))] == ["n!"]
+    arrow = [Glyph("\u20d7", Box(30, -2, 35, 3), 11, 100, "CMMI10", False),
+             Glyph("e", Box(30, 0, 35, 10), 11, 100, "CMMI10", True)]
+    assert [r.latex for r in math_runs(_text("so ") + arrow + _text(" is", 40))] == [
+        "\\vec{e}"]
+    call = [Glyph(c, Box(30 + 5 * i, 0, 35 + 5 * i, 10), 11, 100,
+                  "CMMI10" if c.isalpha() else "CMR10", c.isalpha()) for i, c in enumerate("g(x)")]
+    after = [Glyph(c, Box(55 + 5 * i, 0, 60 + 5 * i, 10), 11, 100, "Times-Roman", False)
+             for i, c in enumerate(" (done")]
+    assert [r.latex for r in math_runs(_text("so ") + call + after)] == ["g(x)"]
+
+
+def test_blackboard_calligraphic_negated_and_ellipsis_glyphs():
+    def math(text: str, font: str, x: float) -> list[Glyph]:
+        return [Glyph(c, Box(x + 5 * i, 0, x + 5 * i + 5, 10), 11, 100, font, font == "CMMI10")
+                for i, c in enumerate(text)]
+
+    glyphs = (_text("so ") + math("i", "CMMI10", 20) + math("\u2208", "CMSY10", 25)
+              + math("R", "MSBM10", 30) + _text(" and ", 35) + math("A", "CMSY10", 60)
+              + _text(" and ", 65) + math("a", "CMMI10", 90) + math("\u0338=", "CMSY10", 95)
+              + math("b", "CMMI10", 105) + _text(" or ", 110) + math("j", "CMMI10", 130)
+              + math("=1,", "CMR10", 135) + math("...", "CMMI10", 150) + _text(" and ", 165)
+              + math("f", "CMMI10", 190) + math(":=", "CMR10", 195) + math("g", "CMMI10", 205)
+              + _text(" end", 210))
+    assert [run.latex for run in math_runs(glyphs)] == [
+        "i\\in \\mathbb{R}", "\\mathcal{A}", "a\\neq b", "j=1,\\ldots", "f:=g"]

@@ -1,6 +1,6 @@
 """Generated born-digital math pages with known truth: prose with inline formulas, typeset by
 pdfLaTeX in three math font families (Computer Modern, Times with mathptmx, Palatino with
-mathpazo), one and two columns.
+mathpazo), one and two columns, each page also as a scan.
 
 The prose is real English (tools/structure/text_source: the standard library's docstrings); the
 inline formulas are real LaTeX, short formulas of the textbooks in the formula corpus
@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.formulas.latex_tokens import normalized
+from tools.mathset.measure import SCAN_SUFFIX
+from tools.structure.scans import scan
 from tools.structure.text_source import Prose, load_prose
 
 REPO = Path(__file__).resolve().parents[2]
@@ -159,9 +161,11 @@ def _materials(out: Path, seed: int) -> tuple[list[str], random.Random, Prose]:
     return formulas, random.Random(seed), load_prose()
 
 
-def generate(out: Path, seed: int, count: int) -> list[Path]:
+def generate(out: Path, seed: int, count: int, scans: bool = True) -> list[Path]:
     """`count` pages per family and column count; each as <name>.pdf beside <name>.md (truth)
-    and <name>.json (family, columns). Pages whose TeX fails are left out and said."""
+    and <name>.json (family, columns), and with `scans` its scanned variant <name>-scan.jpg
+    (tools/structure/scans.py: 150-300 dpi, turned, blurred, noisy, JPEG). Pages whose TeX
+    fails are left out and said."""
     formulas, rng, prose = _materials(out, seed)
     made = []
     for family in FAMILIES:
@@ -176,6 +180,9 @@ def generate(out: Path, seed: int, count: int) -> list[Path]:
                 (out / f"{name}.md").write_text(built.truth, encoding="utf-8")
                 (out / f"{name}.json").write_text(json.dumps(
                     {"family": family, "columns": columns}), encoding="utf-8")
+                if scans:
+                    (out / f"{name}{SCAN_SUFFIX}").write_bytes(
+                        scan(pdf.read_bytes(), random.Random(f"{seed}-{name}")))
                 made.append(pdf)
     return made
 

@@ -1,0 +1,48 @@
+"""Inline formulas in OCR lines: candidate words by the characters the recogniser read, their
+LaTeX from those characters, the block's text cut around them."""
+
+from __future__ import annotations
+
+from engine.formulas.inline_ocr import _with_spans, line_candidates, word_latex
+from engine.formulas.inline import spans_text
+from engine.types import Block, BlockKind, Box, Line, Span, Word
+
+
+def _line(text: str) -> Line:
+    words = tuple(Word(w, Box(10 * i, 0, 10 * i + 8, 12), 0.9) for i, w in enumerate(text.split()))
+    return Line(text, Box(0, 0, 10 * len(words), 12), words=words)
+
+
+def _texts(line: Line) -> list[str]:
+    return [" ".join(w.text for w in run) for run in line_candidates(line)]
+
+
+def test_math_characters_start_a_formula_and_short_neighbours_join_it():
+    assert _texts(_line("instantiating a N1 → N1 ⊕ N2 PurePath should")) == ["N1 → N1 ⊕ N2"]
+    assert _texts(_line("checkers should ω = 2π treat the two")) == ["ω = 2π"]
+    assert _texts(_line("a bottom type, a cos(z) type")) == ["cos(z)"]
+    assert _texts(_line("the ball B(y, δ) is open")) == ["B(y, δ)"]
+    assert _texts(_line("so g = rf holds")) == ["g = rf"]
+
+
+def test_plain_text_numbers_and_lone_signs_stay_text():
+    assert _texts(_line("In Python 3.11, the encode(). a I or A")) == []
+    assert _texts(_line("it costs 5 = five dollars")) == []  # a sign with nothing math beside it
+    assert _texts(_line("we write = here")) == []
+
+
+def test_a_words_latex_from_its_characters():
+    assert word_latex("N1") == "N_{1}"
+    assert word_latex("cos(z)") == "\\cos(z)"
+    assert word_latex("2π") == "2\\pi"
+    assert word_latex("⊕") == "\\oplus"
+
+
+def test_a_kept_span_replaces_its_words_in_the_block_text():
+    line = _line("checkers should ω = 2π treat")
+    run = line_candidates(line)[0]
+    block = Block(BlockKind.TEXT, line.box, lines=(line,), text=line.text)
+    spanned = _with_spans(block, [(run, Box(20, 0, 48, 12), "\\omega=2\\pi", 0.9)])
+    assert spans_text(spanned) == "checkers should $\\omega=2\\pi$ treat"
+    assert spanned.spans[1] == Span("ω = 2π", latex="\\omega=2\\pi", box=Box(20, 0, 48, 12),
+                                    score=0.9)
