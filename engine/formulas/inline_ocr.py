@@ -5,8 +5,14 @@ looks like math replaces the words in the block's text.
 A word is a candidate when it holds a mathematical symbol or a Greek letter, is a letter with
 a number hanging on it ("N1", read from N_1), or a short function applied to its argument
 ("cos(z)", "f(x)"); single letters, numbers, brackets and commas beside a candidate join it.
-The recogniser's reading is kept only when it is not doubtful and holds math beyond styled
-letters (engine/formulas/reading.py `looks_like_math`): a span read as plain text stays text."""
+A span's LaTeX is spelled from the recognised characters, and kept only when it holds math
+beyond styled letters (engine/formulas/reading.py `looks_like_math`).
+
+Ordinary pages stay as read: a word of Greek letters is a Greek word, not math, and so is every
+word of a line written mostly in Greek; a programming language's name ("C++") is not math; and
+the letter-and-number and function shapes ("A4", "Q3", "f(x)") count only on a page where some
+word is math by its characters, as a born-digital page is read for math only when it uses a
+math font."""
 
 from __future__ import annotations
 
@@ -37,17 +43,38 @@ PAD = 0.2
 
 def _math_char(char: str) -> bool:
     return (unicodedata.category(char) == "Sm" or char in "\u00b7\u00d7\u2202\u221e"
-            or (char.isalpha() and "GREEK" in unicodedata.name(char, "")))
+            or _greek(char))
 
 
 def _core(word: Word) -> str:
     return word.text.rstrip(_TRAILING) or word.text
 
 
-def is_candidate(word: Word) -> bool:
+_NAMES = re.compile(r"[A-Za-z]+(\+\+|#)")
+"""Programming languages' names written with signs: C++, C#."""
+
+
+def _greek(char: str) -> bool:
+    return char.isalpha() and "GREEK" in unicodedata.name(char, "")
+
+
+def greek_prose(text: str) -> bool:
+    """Text written in Greek: most of its letters Greek (a Greek word, a Greek line)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 3 and sum(map(_greek, letters)) * 2 > len(letters)
+
+
+def symbol_candidate(word: Word) -> bool:
+    """A word that is math by its characters: a math symbol or a Greek letter in it."""
     text = _core(word)
-    return (any(_math_char(c) for c in text) or bool(_SCRIPTED.fullmatch(text))
-            or bool(_APPLIED.fullmatch(text)))
+    return (not greek_prose(text) and not _NAMES.fullmatch(text)
+            and any(_math_char(c) for c in text))
+
+
+def is_candidate(word: Word, math_page: bool = True) -> bool:
+    text = _core(word)
+    return symbol_candidate(word) or math_page and (
+        bool(_SCRIPTED.fullmatch(text)) or bool(_APPLIED.fullmatch(text)))
 
 
 def _joins(word: Word) -> bool:
@@ -71,10 +98,13 @@ def _trimmed(run: list[Word]) -> tuple[Word, ...]:
     return tuple(run)
 
 
-def line_candidates(line: Line) -> list[tuple[Word, ...]]:
-    """The runs of candidate words of one OCR line, grown over the joiners beside them."""
+def line_candidates(line: Line, math_page: bool = True) -> list[tuple[Word, ...]]:
+    """The runs of candidate words of one OCR line, grown over the joiners beside them;
+    `math_page` False: only words that are math by their characters start one."""
     words = list(line.words)
-    math = [is_candidate(w) for w in words]
+    if greek_prose(line.text):
+        return []
+    math = [is_candidate(w, math_page) for w in words]
     changed = True
     while changed:
         changed = False
@@ -92,7 +122,7 @@ def line_candidates(line: Line) -> list[tuple[Word, ...]]:
             if word.text[-1:] in ".;:" and word.text != _core(word):
                 math[i] = False  # a sentence's full stop ends the formula
     kept = [_trimmed(run) for run in runs]
-    return [run for run in kept if any(is_candidate(w) for w in run)
+    return [run for run in kept if any(is_candidate(w, math_page) for w in run)
             and any(c.isalnum() for w in run for c in _core(w))]
 
 
@@ -122,11 +152,12 @@ def find_ocr_inline_math(page: PageState, models) -> PageState:
     """OCR pages: the candidate spans of each prose block's lines as formula spans, their
     LaTeX from the recognised characters; the span's score the mean of its words'."""
     found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
-    for index, block in enumerate(page.blocks):
-        if block.kind not in PROSE_KINDS:
-            continue
+    prose = [(i, b) for i, b in enumerate(page.blocks) if b.kind in PROSE_KINDS]
+    math_page = any(symbol_candidate(w) and not greek_prose(line.text)
+                    for _, block in prose for line in block.lines for w in line.words)
+    for index, block in prose:
         for line in block.lines:
-            for words in line_candidates(line):
+            for words in line_candidates(line, math_page):
                 latex = compact(" ".join(word_latex(_core(w)) for w in words))
                 if not looks_like_math(latex) and not _SCRIPTED.fullmatch(_core(words[0])):
                     continue

@@ -3,8 +3,10 @@ LaTeX from those characters, the block's text cut around them."""
 
 from __future__ import annotations
 
-from engine.formulas.inline_ocr import _with_spans, line_candidates, word_latex
+from engine.formulas.inline_ocr import _with_spans, find_ocr_inline_math, line_candidates, \
+    word_latex
 from engine.formulas.inline import spans_text
+from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Line, Span, Word
 
 
@@ -29,6 +31,25 @@ def test_plain_text_numbers_and_lone_signs_stay_text():
     assert _texts(_line("In Python 3.11, the encode(). a I or A")) == []
     assert _texts(_line("it costs 5 = five dollars")) == []  # a sign with nothing math beside it
     assert _texts(_line("we write = here")) == []
+
+
+def test_greek_prose_and_language_names_are_not_math():
+    assert _texts(_line("Η Ελλάδα είναι χώρα με 2 = δύο")) == []
+    assert _texts(_line("the word λόγος means ω = 2π here")) == ["ω = 2π"]
+    assert _texts(_line("written in C++ and C# daily")) == []
+
+
+def test_letter_and_number_shapes_count_only_on_a_page_with_math():
+    plain = _line("print it on A4 paper with f(x) margins")
+    assert _texts(plain) == ["A4", "f(x)"]
+    assert [" ".join(w.text for w in run) for run in line_candidates(plain, False)] == []
+
+
+def test_a_page_without_math_characters_keeps_its_text():
+    line = _line("print it on A4 paper in Q3")
+    block = Block(BlockKind.TEXT, line.box, lines=(line,), text=line.text)
+    page = PageState(None, 0, None, blocks=(block,))
+    assert find_ocr_inline_math(page, None).blocks == (block,)
 
 
 def test_a_words_latex_from_its_characters():
