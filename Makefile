@@ -56,12 +56,14 @@ eval: $(STAMP)
 	$(BIN)/python -m tools.eval
 	$(BIN)/python -m tools.eval formula
 
-# Engine speed per stage, what inline math costs (mathset_bench.json), then the peers on the same
-# documents (installed on demand); all write docs/results/ (bench.json, peers.json), from which
-# the README's tables are regenerated.
+# Engine speed per stage, what inline math costs, what the photo steps cost (on a flat scan, on
+# photos), then the peers on the same documents (installed on demand); each writes docs/results/
+# (bench.json, mathset_bench.json, photos_bench.json, peers.json), from which the README's
+# tables are regenerated.
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench
 	$(BIN)/python -m tools.mathset --bench
+	$(BIN)/python -m tools.photos --bench
 	$(BIN)/python -m tools.peers
 	$(BIN)/python -m tools.readme_tables
 

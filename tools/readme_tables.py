@@ -45,6 +45,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "structure": ("structure.json", structure_readme.readme_markdown),
     "structure-published": ("structure_published.json", structure_readme.published_markdown),
     "photos": ("photos.json", photos_readme.readme_markdown),
+    "photos-bench": ("photos_bench.json", photos_readme.bench_markdown),
     "scripts": ("scripts.json", scripts_readme.readme_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),

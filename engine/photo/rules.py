@@ -28,6 +28,11 @@ class PhotoRules:
     """Lines are curved enough to flatten when the fitted surface bends them by this many of
     their letters' heights beyond a straight slant (the set's flat photos: 0.01-0.16, its
     curled ones: 1.8-6.4)."""
+    min_traced_ratio: float = 1.5
+    """A page is traced the way whose line pieces add up to this many times the length traced
+    the other way (in letter heights); nearer than that, the text detector's boxes decide. The
+    set's pages traced both ways (Chinese, whose characters also stand in columns): the right
+    way 1.9-3.1 times the other (`python -m tools.photos`, seed 1)."""
     min_spans: int = 6
     """Text line pieces needed to fit a surface at all."""
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from engine.imaging import turn_image
 from engine.ocr.orientation import looks_sideways
 from engine.page import PageState
-from engine.photo.dewarp import find_surface, flatten, is_curled
+from engine.photo.dewarp import find_surface, flatten, is_curled, runs_along
 from engine.photo.outline import find_page_outline, rectify
 from engine.photo.rules import RULES, PhotoRules
 from engine.types import TextSource
@@ -27,12 +27,15 @@ def flatten_photo(page: PageState, models, rules: PhotoRules = RULES) -> PageSta
     page = replace(page, image=image, page_outline=tuple(
         round(float(v), 2) for v in outline.quad.reshape(-1)))
     # A page lying on its side is traced turned upright (the OCR turns it upright itself
-    # afterwards): when the text detector's lines stand on end, or when no line runs across
-    # the page as given and some do turned (strongly curled lines merge in the detector).
+    # afterwards): when no line runs across the page as given and some do turned, when the
+    # lines traced turned are clearly longer, or, when neither way is clearly longer (Chinese
+    # characters stand in columns as well as rows), when the text detector's lines stand on end.
     upright = find_surface(image, rules)
     turned = find_surface(turn_image(image, 90), rules)
     sideways = turned is not None and (
-        upright is None or looks_sideways(models.page_reader().detector.detect(image)))
+        upright is None or runs_along(turned, upright, rules)
+        or (not runs_along(upright, turned, rules)
+            and looks_sideways(models.page_reader().detector.detect(image))))
     surface = turned if sideways else upright
     if surface is None or not is_curled(surface, rules):
         return page

@@ -11,7 +11,7 @@ import numpy as np
 import pymupdf
 import pytest
 
-from engine.photo.dewarp import find_surface, flatten, is_curled
+from engine.photo.dewarp import find_surface, flatten, is_curled, runs_along
 from engine.photo.outline import find_page_outline, rectify
 
 
@@ -75,6 +75,27 @@ def test_curved_lines_are_found_curled_and_come_out_level():
 def test_straight_lines_are_not_curled():
     surface = find_surface(_text_page())
     assert surface is not None and not is_curled(surface)
+
+
+def _square_script_page(height: int = 600, width: int = 420) -> np.ndarray:
+    """A page of square 'characters' (12 px, 2 px apart) in rows 20 px apart, each row moved
+    along by up to 3 px, as Chinese is set: the characters stand in rough columns as well as
+    in rows, so lines are traced both ways."""
+    page = np.full((height, width, 3), 250, np.uint8)
+    rng = np.random.default_rng(1)
+    for top in range(40, height - 40, 20):
+        for left in range(30 + int(rng.integers(0, 4)), width - 44, 14):
+            if rng.random() < 0.93:
+                page[top:top + 12, left:left + 12] = 30
+                page[top + 4:top + 8, left + 3:left + 9] = 250  # an inner stroke's gap
+    return page
+
+
+def test_a_page_is_traced_the_way_its_lines_run_when_both_ways_trace():
+    page = _square_script_page()
+    along, across = find_surface(page), find_surface(np.ascontiguousarray(np.rot90(page)))
+    assert along is not None and across is not None  # both ways give pieces
+    assert runs_along(along, across) and not runs_along(across, along)
 
 
 def _pictures(dev):

@@ -14,8 +14,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from tools.eval.math_faults import FaultTally
+from tools.eval.math_faults import FaultTally, summary_of
 from tools.eval.scoring import text_similarity
+from tools.photos import pages
 
 
 def tesseract(image: Path, language: str) -> str | None:
@@ -34,7 +35,10 @@ def paperlens_variants() -> dict[str, object]:
     return {"paperlens": ConvertOptions(), "paperlens_steps_off": ConvertOptions(dewarp=False)}
 
 
-def measure(folder: Path, tesseract_too: bool = True) -> dict:
+def measure(folder: Path, tesseract_too: bool = True, earlier: dict | None = None) -> dict:
+    """The set in `folder` measured; with `earlier` (a former result of a set with the same
+    seed), only the pages in the folder's manifest are read and the rows of other pages are
+    kept from it."""
     from engine.api import Engine
     from settings import SettingsStore
 
@@ -58,15 +62,41 @@ def measure(folder: Path, tesseract_too: bool = True) -> dict:
                                 "status": page.status.value, "warnings": list(page.warnings),
                                 "seconds": round(seconds, 2),
                                 "math_faults": tally.check(f"{photo['id']} {tool}", result)})
+            print(f"{photo['id']} {tool}: {rows[-1]['similarity']} {page.status.value}",
+                  flush=True)
         text = tesseract(image, photo["language"]) if tesseract_too else None
         if text is not None:
             rows.append(base | {"tool": "tesseract",
                                 "similarity": round(text_similarity(text, truth), 4)})
+            print(f"{photo['id']} tesseract: {rows[-1]['similarity']}", flush=True)
+    if earlier is not None:
+        rows = merged(earlier, manifest, rows)
+    return summarised(manifest["seed"], rows)
+
+
+def merged(earlier: dict, manifest: dict, rows: list[dict]) -> list[dict]:
+    """`rows` (of the pages in `manifest`) with an earlier result's rows of the other pages,
+    in the order of tools/photos/pages.py's pages."""
+    if earlier["set"]["seed"] != manifest["seed"]:
+        raise ValueError(f"the earlier results are of seed {earlier['set']['seed']}, "
+                         f"this set of seed {manifest['seed']}: measure the whole set")
+    read = {photo["page"] for photo in manifest["photos"]}
+    rows = [row for row in earlier["photos"] if row["page"] not in read] + rows
+    order = {name: i for i, name in enumerate(pages.PAGES)}
+    return sorted(rows, key=lambda row: order.get(row["page"], len(order)))  # stable
+
+
+def summarised(seed: int, rows: list[dict]) -> dict:
+    """The results file: each page and effect's mean and least similarity per tool, the
+    display-math faults, every row."""
     groups: dict[str, list[float]] = defaultdict(list)
     for row in rows:
         groups[f"{row['page']}/{row['effect']}/{row['tool']}"].append(row["similarity"])
     summary = {key: {"photos": len(found), "similarity": round(statistics.fmean(found), 4),
                      "min_similarity": round(min(found), 4)}
                for key, found in sorted(groups.items())}
-    return {"set": {"seed": manifest["seed"], "photos": len(manifest["photos"])},
-            "summary": summary, "math_faults": tally.summary(), "photos": rows}
+    photos = len({row["id"] for row in rows})
+    return {"set": {"seed": seed, "photos": photos},
+            "summary": summary,
+            "math_faults": summary_of(row["math_faults"] for row in rows if "math_faults" in row),
+            "photos": rows}
