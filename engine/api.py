@@ -65,6 +65,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     # Models and devices
     "engine.models.store": ("ModelStore", "default_model_dir"),
     "engine.models.manifest": ("load_manifest",),
+    "engine.ocr.unread_scripts": ("models_for_unread_scripts",),
     "engine.device.status": ("DeviceStatus",),
 }
 
@@ -125,6 +126,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.input.suffixes import SUPPORTED_SUFFIXES
     from engine.models.manifest import load_manifest
     from engine.models.store import ModelStore, default_model_dir
+    from engine.ocr.unread_scripts import models_for_unread_scripts
     from engine.names import CONTROL_CHARACTERS
     from engine.options import (DEFAULT_DPI, LAYOUT_MODELS, MAX_DPI, MIN_DPI, ConvertOptions,
                                 TablesAcrossPages, TextMethod, options_from_settings,

@@ -177,6 +177,7 @@ def options_from_settings(settings, **overrides) -> ConvertOptions:
         dewarp=bool(settings.output.dewarp),
         tables_across_pages=str(settings.output.tables_across_pages),
         layout_model=parse_layout(str(settings.model.layout)),
+        languages=tuple(settings.model.languages),
     )
     values.update(overrides)
     return ConvertOptions(**values)

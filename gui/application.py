@@ -28,6 +28,10 @@ QUIT_AFTER_SHOW = "--quit-after-show"
 # `--screenshot=PATH`: the same, once the window is on the screen, after saving the screen
 # (read back from the window system, not drawn by us) to PATH.
 SCREENSHOT = "--screenshot="
+# With --quit-after-show: also typesets one formula with the Rendered tab's renderer (ziamath,
+# its fonts, QtSvg) and reports the picture's size, so a frozen build shows that it can.
+TYPESET_CHECK = "--typeset-check"
+CHECK_FORMULA = r"e^{i\pi}+1=0"
 SHOWN_TIMEOUT_S = 20.0
 SETTLE_MS = 400  # after the window is exposed, for its first paint to reach the screen
 
@@ -77,7 +81,8 @@ def run(argv: list[str]) -> int:
     if screenshot:
         _when_on_screen(window, lambda: _report_shown(app, window, Path(screenshot)))
     elif QUIT_AFTER_SHOW in options:
-        QTimer.singleShot(0, lambda: _report_shown(app, window))
+        QTimer.singleShot(0, lambda: _report_shown(app, window,
+                                                   typeset_check=TYPESET_CHECK in options))
     inputs = [Path(a) for a in options if not a.startswith("-")]
     if inputs:
         window.add_paths(inputs)
@@ -129,7 +134,20 @@ def _when_on_screen(window: MainWindow, then) -> None:
     QTimer.singleShot(0, poll)
 
 
-def _report_shown(app: QApplication, window: MainWindow, screenshot: Path | None = None) -> None:
+def _typeset_line() -> tuple[bool, str]:
+    from gui.math_view import FormulaRejected, formula_image
+
+    try:
+        image = formula_image(CHECK_FORMULA, display=True, pixel_size=16.0, x_height=8.0)
+    except FormulaRejected as why:
+        return False, f"paperlens: formula not typeset ({why})"
+    drawn = not image.isNull() and image.width() > 20 and image.height() > 8
+    return drawn, (f"paperlens: formula {'typeset' if drawn else 'not typeset'} "
+                   f"({image.width()}x{image.height()} px)")
+
+
+def _report_shown(app: QApplication, window: MainWindow, screenshot: Path | None = None,
+                  typeset_check: bool = False) -> None:
     handle = window.windowHandle()
     shown = window.isVisible() and (screenshot is None or (handle is not None
                                                            and handle.isExposed()))
@@ -142,6 +160,9 @@ def _report_shown(app: QApplication, window: MainWindow, screenshot: Path | None
                      f"{screenshot} ({picture.width()}x{picture.height()}, "
                      f"{QGuiApplication.platformName()})")
         shown = saved
+    if shown and typeset_check:
+        shown, line = _typeset_line()
+        lines.append(line)
     if sys.stdout is not None:  # a windowed build on Windows has none
         print("\n".join(lines), flush=True)
     window.close()  # the way a person quits: the worker thread is stopped first

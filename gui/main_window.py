@@ -30,6 +30,7 @@ from gui.queue_model import Job, JobState, status_text
 from gui.queue_view import QueueView
 from gui.reading_options import PageRangeEdit, ReadAgain
 from gui.reveal import open_path, reveal_file
+from gui.unread_scripts import UnreadScriptsOffer
 from gui.watch import FolderWatcher
 from gui.window_state import LayoutParts, WindowState
 from gui.worker import EngineFactory
@@ -67,6 +68,7 @@ class MainWindow(QMainWindow):
         # Before the window's own slots: a watched document is never asked for a password.
         self.watcher = FolderWatcher(store, self.controller, self)
         self.paster, self.copier, self.read_again = Paster(self), BlockCopier(self), ReadAgain(self)
+        self.unread_scripts = UnreadScriptsOffer(self)  # after the preview: its bar goes there
         self.exporter = Exporter(self)
         self.commands = WindowActions(self)
         self._build()

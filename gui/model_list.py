@@ -33,6 +33,8 @@ def role_name(role: str) -> str:
         "table": QCoreApplication.translate("ModelTable", "Tables"),
         "formula": QCoreApplication.translate("ModelTable", "Formulas"),
         "orientation": QCoreApplication.translate("ModelTable", "Page orientation"),
+        "script-text": QCoreApplication.translate("ModelTable", "Text in other scripts"),
+        "script-id": QCoreApplication.translate("ModelTable", "Script detection"),
     }
     return names.get(role, role)
 

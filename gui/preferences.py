@@ -30,7 +30,7 @@ LANGUAGES = ("system", "en", "zh_CN")
 # The settings key of each reading switch (gui/reading_choices.py).
 SWITCH_KEYS = {"keep_furniture": "output.keep_furniture", "table_format": "output.table_format",
                "inline_math": "output.inline_math", "layout": "model.layout",
-               "dewarp": "output.dewarp"}
+               "dewarp": "output.dewarp", "languages": "model.languages"}
 
 
 def _combo(items: list[tuple[str, str]], name: str) -> QComboBox:

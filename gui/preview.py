@@ -26,6 +26,7 @@ class PreviewPane(QWidget):
 
     pageShown = Signal(int)  # 0-based page position
     blockChosen = Signal()  # a block was highlighted, or the highlight went with its document
+    shown = Signal(object)  # the Job shown (or None), after each refresh
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -66,6 +67,7 @@ class PreviewPane(QWidget):
         page_layout.addLayout(page_bar)
         page_layout.addWidget(self.page_view, 1)
         page_layout.addWidget(self.legend)
+        self._page_layout = page_layout
 
         self.markdown = MarkdownPane()
         self.markdown.blockSelected.connect(self.select_block)
@@ -115,6 +117,7 @@ class PreviewPane(QWidget):
             self.page_view.clear_page(self.tr("Select a document to see its pages."))
             self._drawn = None
             self.markdown.set_placeholder(self.tr("Drop PDFs or images on the window to start."))
+            self.shown.emit(None)
             return
         self._sync_page_list(job)
         if self._page_index >= 0 and not self._has_page(job, self._page_index):
@@ -130,6 +133,11 @@ class PreviewPane(QWidget):
             self.legend.clear()
             self.page_view.clear_page(self._no_page_words(job))
         self.markdown.sync(job)
+        self.shown.emit(job)
+
+    def add_below_page(self, widget: QWidget) -> None:
+        """A bar under the page view, above the legend (gui/unread_scripts.py)."""
+        self._page_layout.insertWidget(self._page_layout.indexOf(self.legend), widget)
 
     @staticmethod
     def _has_page(job: Job, index: int) -> bool:
@@ -203,8 +211,15 @@ class PreviewPane(QWidget):
         if image is None and not native:  # an Office document has no page picture to draw
             self._images.load(key, str(job.path), job.password, page, self._on_image_ready,
                               self._on_image_failed)
-        self.page_caption.setText(self.tr("Page {0} · blocks: {1} · text from {2}").format(
-            page.page_number, len(page.blocks), self._source_words(page)))
+        caption = self.tr("Page {0} · blocks: {1} · text from {2}").format(
+            page.page_number, len(page.blocks), self._source_words(page))
+        scripts = tuple(getattr(page, "scripts", ()) or ())
+        if scripts:  # read with Tesseract besides PP-OCR, or in the languages the user named
+            caption += self.tr(" · read in {0}").format(", ".join(scripts))
+        self.page_caption.setText(caption)
+        self.page_caption.setToolTip(self.tr(
+            "Lines in these scripts were read with Tesseract's recogniser; the others with "
+            "the main recogniser (Chinese, Japanese, Latin).") if scripts else "")
         self._show_legend(page.blocks)
 
     def _live_picture(self, job: Job, index: int, page: Any) -> Any:

@@ -185,7 +185,9 @@ def choices_text(choices: ReadingChoices) -> str:
              translate("QueueModel", "no layout model") if choices.layout == "none"
              else translate("QueueModel", "layout by {0}").format(LAYOUT_NAMES[choices.layout]),
              translate("QueueModel", "photos straightened") if choices.dewarp
-             else translate("QueueModel", "photos read as taken")]
+             else translate("QueueModel", "photos read as taken"),
+             translate("QueueModel", "languages {0}").format(choices.languages_text)
+             if choices.languages else translate("QueueModel", "scripts found line by line")]
     return translate("QueueModel", "Read with: {0}").format(", ".join(parts))
 
 

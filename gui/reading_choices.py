@@ -30,8 +30,8 @@ def format_page_ranges(pages: tuple[int, ...]) -> str:
 
 @dataclass(frozen=True)
 class ReadingChoices:
-    """The CLI's --pages, --keep-furniture, --tables, --inline-math, --layout and
-    --[no-]dewarp for one document. The defaults are the settings' defaults."""
+    """The CLI's --pages, --keep-furniture, --tables, --inline-math, --layout, --[no-]dewarp
+    and --lang for one document. The defaults are the settings' defaults."""
 
     pages: tuple[int, ...] | None = None
     """1-based pages to read, in order (engine.options.parse_page_ranges); None: every page."""
@@ -40,6 +40,9 @@ class ReadingChoices:
     inline_math: bool = True
     layout: str = "doclaynet"
     dewarp: bool = True
+    languages: tuple[str, ...] = ()
+    """Tesseract language codes every OCR line is read with, as --lang rus+eng; (): each
+    line's script is found by itself."""
 
     def __post_init__(self) -> None:
         if self.table_format not in TABLE_FORMATS:
@@ -48,6 +51,8 @@ class ReadingChoices:
             raise ValueError(f"unknown layout model {self.layout!r}")
         if self.pages is not None and (not self.pages or min(self.pages) < 1):
             raise ValueError(f"pages {self.pages!r} select no page")
+        if not all(isinstance(code, str) and code for code in self.languages):
+            raise ValueError(f"languages {self.languages!r} are not language codes")
 
     @classmethod
     def from_settings(cls, settings: Any, pages: tuple[int, ...] | None = None) -> "ReadingChoices":
@@ -55,7 +60,8 @@ class ReadingChoices:
         output = settings.output
         return cls(pages=pages, keep_furniture=bool(output.keep_furniture),
                    table_format=str(output.table_format), inline_math=bool(output.inline_math),
-                   layout=str(settings.model.layout), dewarp=bool(output.dewarp))
+                   layout=str(settings.model.layout), dewarp=bool(output.dewarp),
+                   languages=tuple(settings.model.languages))
 
     def with_pages(self, pages: tuple[int, ...] | None) -> "ReadingChoices":
         return replace(self, pages=pages)
@@ -65,19 +71,26 @@ class ReadingChoices:
         """'1-3,7', or '' for every page."""
         return format_page_ranges(self.pages) if self.pages else ""
 
+    @property
+    def languages_text(self) -> str:
+        """'rus+eng', or '' when each line's script is found by itself."""
+        return "+".join(self.languages)
+
     def option_values(self) -> dict[str, Any]:
         """engine.options.ConvertOptions fields: these choices win over the settings."""
         from engine.api import parse_layout
 
         return {"pages": self.pages, "keep_furniture": self.keep_furniture,
                 "table_format": self.table_format, "inline_math": self.inline_math,
-                "layout_model": parse_layout(self.layout), "dewarp": self.dewarp}
+                "layout_model": parse_layout(self.layout), "dewarp": self.dewarp,
+                "languages": self.languages}
 
     def record(self) -> dict[str, Any]:
         """As the queue file keeps it."""
         return {"pages": list(self.pages) if self.pages else None,
                 "keep_furniture": self.keep_furniture, "table_format": self.table_format,
-                "inline_math": self.inline_math, "layout": self.layout, "dewarp": self.dewarp}
+                "inline_math": self.inline_math, "layout": self.layout, "dewarp": self.dewarp,
+                "languages": list(self.languages)}
 
     @classmethod
     def from_record(cls, record: Any) -> "ReadingChoices":
@@ -93,4 +106,5 @@ class ReadingChoices:
                    table_format=str(record.get("table_format", "html")),
                    inline_math=bool(record.get("inline_math", True)),
                    layout=str(record.get("layout", "doclaynet")),
-                   dewarp=bool(record.get("dewarp", True)))
+                   dewarp=bool(record.get("dewarp", True)),
+                   languages=tuple(str(code) for code in record.get("languages") or ()))

@@ -1,6 +1,6 @@
 """The reading options as widgets: the page range field (checked as it is typed, by the CLI's
-own --pages parser), the switches (headers and footers, tables, inline formulas, layout model),
-and the Read Again With… dialog that holds both for the documents chosen in the queue (ReadAgain
+own --pages parser), the switches (headers and footers, tables, inline formulas, layout model,
+the recognition languages, checked by the CLI's --lang parser), and the Read Again With… dialog that holds both for the documents chosen in the queue (ReadAgain
 opens it from the window)."""
 
 from __future__ import annotations
@@ -68,6 +68,62 @@ class PageRangeEdit(QWidget):
         self.pagesChanged.emit()
 
 
+class LanguagesEdit(QWidget):
+    """A line edit for the recognition languages as the CLI's --lang takes them ('rus+eng'),
+    with a message under it while what is typed is not that. Empty: each line's script is found
+    by itself."""
+
+    languagesChanged = Signal()  # after each edit; read `valid`, `languages` and `error`
+    languagesChosen = Signal(object)  # editing finished on valid codes: the tuple (() automatic)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QLineEdit()
+        self.edit.setObjectName("recognitionLanguages")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setPlaceholderText(self.tr("automatic: each line's script is found"))
+        self.edit.setToolTip(self.tr(
+            "Tesseract language codes every scanned line is read with, joined by +, as "
+            "paperlens-cli --lang takes them: rus+eng reads Russian and English. Empty: "
+            "Paperlens finds the script of each line itself."))
+        self.message = QLabel()
+        self.message.setObjectName("recognitionLanguagesMessage")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet(f"color: {ERROR_COLOUR};")
+        self.message.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.message)
+        self.languages: tuple[str, ...] = ()
+        self.error = ""
+        self.edit.textChanged.connect(self._check)
+        self.edit.editingFinished.connect(self._chosen)
+
+    @property
+    def valid(self) -> bool:
+        return not self.error
+
+    def set_languages(self, languages: tuple[str, ...]) -> None:
+        self.edit.setText("+".join(languages))
+
+    def _check(self, text: str) -> None:
+        from engine.api import InvalidOptions, parse_languages
+
+        try:
+            self.languages, self.error = (parse_languages(text) if text.strip() else ()), ""
+        except InvalidOptions as error:
+            self.languages, self.error = (), error.message
+        self.message.setText(self.error)
+        self.message.setVisible(bool(self.error))
+        self.languagesChanged.emit()
+
+    def _chosen(self) -> None:
+        if self.valid:
+            self.languagesChosen.emit(self.languages)
+
+
 class ReadingSwitches(QWidget):
     """The switches of ReadingChoices, as a form; every change is announced by its
     ReadingChoices field name and value."""
@@ -101,10 +157,12 @@ class ReadingSwitches(QWidget):
                                     ("cdla", self.tr("CDLA (Chinese documents)")),
                                     ("none", self.tr("None (paragraphs by geometry only)"))],
                                    "layoutModel")
+        self.languages_edit = LanguagesEdit()
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow(self.tr("Tables as:"), self.table_combo)
         form.addRow(self.tr("Layout model:"), self.layout_combo)
+        form.addRow(self.tr("Recognition languages:"), self.languages_edit)
         form.addRow("", self.furniture_check)
         form.addRow("", self.inline_math_check)
         form.addRow("", self.dewarp_check)
@@ -118,6 +176,8 @@ class ReadingSwitches(QWidget):
             lambda: self.switchChanged.emit("table_format", self.table_combo.currentData()))
         self.layout_combo.currentIndexChanged.connect(
             lambda: self.switchChanged.emit("layout", self.layout_combo.currentData()))
+        self.languages_edit.languagesChosen.connect(
+            lambda languages: self.switchChanged.emit("languages", languages))
 
     def show_choices(self, choices: ReadingChoices) -> None:
         """Show `choices` without announcing a change."""
@@ -128,19 +188,22 @@ class ReadingSwitches(QWidget):
         self.dewarp_check.setChecked(choices.dewarp)
         self.table_combo.setCurrentIndex(max(0, self.table_combo.findData(choices.table_format)))
         self.layout_combo.setCurrentIndex(max(0, self.layout_combo.findData(choices.layout)))
+        if self.languages_edit.languages != choices.languages or not self.languages_edit.valid:
+            self.languages_edit.set_languages(choices.languages)
         for widget in self._switches():
             widget.blockSignals(False)
 
     def _switches(self) -> tuple[QWidget, ...]:
         return (self.furniture_check, self.inline_math_check, self.dewarp_check,
-                self.table_combo, self.layout_combo)
+                self.table_combo, self.layout_combo, self.languages_edit)
 
     def choices(self, pages: tuple[int, ...] | None = None) -> ReadingChoices:
         return ReadingChoices(pages=pages, keep_furniture=self.furniture_check.isChecked(),
                               table_format=self.table_combo.currentData(),
                               inline_math=self.inline_math_check.isChecked(),
                               layout=self.layout_combo.currentData(),
-                              dewarp=self.dewarp_check.isChecked())
+                              dewarp=self.dewarp_check.isChecked(),
+                              languages=self.languages_edit.languages)
 
 
 class ReadAgainDialog(QDialog):
@@ -167,8 +230,8 @@ class ReadAgainDialog(QDialog):
         self.read_button.setObjectName("readAgainButton")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        self.pages_edit.pagesChanged.connect(
-            lambda: self.read_button.setEnabled(self.pages_edit.valid))
+        self.pages_edit.pagesChanged.connect(self._enable_read)
+        self.switches.languages_edit.languagesChanged.connect(self._enable_read)
         self.pages_edit.set_pages(choices.pages)
         layout = QVBoxLayout(self)
         layout.addWidget(heading)
@@ -176,6 +239,9 @@ class ReadAgainDialog(QDialog):
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self.resize(520, self.sizeHint().height())
+
+    def _enable_read(self) -> None:
+        self.read_button.setEnabled(self.pages_edit.valid and self.switches.languages_edit.valid)
 
     def choices(self) -> ReadingChoices:
         return self.switches.choices(self.pages_edit.pages)

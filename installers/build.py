@@ -207,13 +207,18 @@ def isolated_env(home: Path) -> dict[str, str]:
 
 def self_check(frozen: Path, files: list[str]) -> None:
     """The frozen CLI, away from any user cache, finds every bundled model and verifies its hash,
-    and every model shipped as package data (resources/formula) too."""
+    and every model shipped as package data (resources/formula) too; the frozen app shows its
+    window and typesets a formula as its Rendered tab does."""
     step("frozen self-check")
     with tempfile.TemporaryDirectory(prefix="paperlens-check-") as home:
         env = isolated_env(Path(home))
         out = run([frozen / "paperlens-cli", "models", "verify", "--json"], env=env, capture_output=True,
                   text=True).stdout
-        run([frozen / "paperlens", "--quit-after-show"], env=env)
+        shown = run([frozen / "paperlens", "--quit-after-show", "--typeset-check"], env=env,
+                    capture_output=True, text=True).stdout
+    print(shown, end="")
+    if "formula typeset" not in shown:
+        sys.exit("the frozen app's Rendered tab cannot typeset a formula (ziamath's data?)")
     models = json.loads(out)["models"]
     broken = [f"{m['id']} ({m['state']})" for m in models if m.get("shipped") and m["state"] != "ok"]
     if broken:

@@ -31,3 +31,19 @@ class Language(StrEnum):
     EN = "en"
     ZH_CN = "zh_CN"
     SYSTEM = "system"
+
+
+def language_codes(value: object) -> tuple[str, ...] | None:
+    """The model.languages value 'rus+eng' (or ["rus", "eng"]) as ("rus", "eng"), the way
+    Tesseract's -l and the CLI's --lang take them; null or '' -> (), each line's script found by
+    itself; None when it is not language codes."""
+    if value is None:
+        return ()
+    if isinstance(value, (list, tuple)) and all(isinstance(code, str) for code in value):
+        value = "+".join(value)
+    if not isinstance(value, str):
+        return None
+    codes = tuple(code.strip() for code in value.split("+") if code.strip())
+    if all(code.replace("_", "").isalnum() and code.isascii() for code in codes):
+        return codes
+    return None

@@ -12,7 +12,8 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
-from settings.choices import Device, Language, LayoutModel, TableFormat, TablesAcrossPages
+from settings.choices import (Device, Language, LayoutModel, TableFormat, TablesAcrossPages,
+                              language_codes)
 from settings.errors import InvalidSetting, SettingsError, UnknownSetting
 from settings.locations import expand_path
 
@@ -31,6 +32,7 @@ class ModelSettings:
     base_dir: Path  # always absolute; the platform cache folder when the file says null
     index_url: str | None  # None: PIP_INDEX_URL, else https://pypi.org/simple (decided by the model store)
     layout: LayoutModel
+    languages: tuple[str, ...]  # Tesseract codes every OCR line is read with; (): found per line
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,18 @@ def _parse_index_url(value: object, _ctx: PathContext, _anchor: Path) -> str | N
     raise _Rejected
 
 
+def _parse_languages(value: object, _ctx: PathContext, _anchor: Path) -> tuple[str, ...]:
+    codes = language_codes(value)
+    if codes is None:
+        raise _Rejected
+    return codes
+
+
+def _languages_text(value: object) -> object:
+    codes = language_codes(value)
+    return value if codes is None else "+".join(codes) or None
+
+
 def _parse_bool(value: object, _ctx: PathContext, _anchor: Path) -> bool:
     if isinstance(value, bool):
         return value
@@ -226,6 +240,10 @@ FIELDS: dict[str, FieldSpec] = {
             _parse_index_url,
         ),
         _enum_field("model.layout", LayoutModel, LayoutModel.DOCLAYNET),
+        FieldSpec(
+            "model.languages", None, "Tesseract language codes joined by +, e.g. \"rus+eng\", "
+            "or null to find each line's script", _parse_languages, canonical=_languages_text,
+        ),
         FieldSpec(
             "output.dir", None, "a folder path, or null for next to the input",
             _parse_folder, canonical=_path_to_text,

@@ -385,6 +385,19 @@ or click to choose files</source>
     </message>
 </context>
 <context>
+    <name>LanguagesEdit</name>
+    <message>
+        <location filename="../../gui/reading_options.py" line="84"/>
+        <source>automatic: each line&apos;s script is found</source>
+        <translation>自动：逐行识别文字种类</translation>
+    </message>
+    <message>
+        <location filename="../../gui/reading_options.py" line="86"/>
+        <source>Tesseract language codes every scanned line is read with, joined by +, as paperlens-cli --lang takes them: rus+eng reads Russian and English. Empty: Paperlens finds the script of each line itself.</source>
+        <translation>用于识别每一行扫描文字的 Tesseract 语言代码，用 + 连接，与 paperlens-cli --lang 的写法相同：rus+eng 表示按俄语和英语识别。留空：Paperlens 自行判断每一行的文字种类。</translation>
+    </message>
+</context>
+<context>
     <name>LogWindow</name>
     <message>
         <location filename="../../gui/log_window.py" line="61"/>
@@ -400,123 +413,123 @@ or click to choose files</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../gui/main_window.py" line="97"/>
+        <location filename="../../gui/main_window.py" line="99"/>
         <source>Automatic</source>
         <translation>自动</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="98"/>
+        <location filename="../../gui/main_window.py" line="100"/>
         <source>Text layer of digital PDFs</source>
         <translation>数字 PDF 的文本层</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="99"/>
+        <location filename="../../gui/main_window.py" line="101"/>
         <source>OCR every page</source>
         <translation>每一页都进行 OCR</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="102"/>
+        <location filename="../../gui/main_window.py" line="104"/>
         <source>Automatic reads the text layer where it is usable and runs OCR elsewhere.</source>
         <translation>“自动”在文本层可用时读取文本层，其他情况运行 OCR。</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="110"/>
+        <location filename="../../gui/main_window.py" line="112"/>
         <source>Read text with:</source>
         <translation>文本读取方式：</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="111"/>
+        <location filename="../../gui/main_window.py" line="113"/>
         <source>Pages:</source>
         <translation>页码：</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="129"/>
+        <location filename="../../gui/main_window.py" line="131"/>
         <source>Device: chosen when the first document starts</source>
         <translation>设备：在第一个文档开始时选择</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="160"/>
+        <location filename="../../gui/main_window.py" line="162"/>
         <source>Not added: {0} Correct the pages or clear them, then add the documents again.</source>
         <translation>未添加：{0} 请改正或清空页码，然后重新添加文档。</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="171"/>
+        <location filename="../../gui/main_window.py" line="173"/>
         <source>Open documents</source>
         <translation>打开文档</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="172"/>
+        <location filename="../../gui/main_window.py" line="174"/>
         <source>Documents and images ({0});;All files (*)</source>
         <translation>文档和图片 ({0});;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="177"/>
+        <location filename="../../gui/main_window.py" line="179"/>
         <source>Open a folder of documents</source>
         <translation>打开文档文件夹</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="248"/>
+        <location filename="../../gui/main_window.py" line="250"/>
         <source>Markdown of {0} copied</source>
         <translation>已复制 {0} 的 Markdown</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="286"/>
+        <location filename="../../gui/main_window.py" line="288"/>
         <source>The password did not open {0}. Try again:</source>
         <translation>密码无法打开 {0}。请重试：</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="287"/>
+        <location filename="../../gui/main_window.py" line="289"/>
         <source>{0} is encrypted. Enter its password:</source>
         <translation>{0} 已加密。请输入密码：</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="288"/>
+        <location filename="../../gui/main_window.py" line="290"/>
         <source>Password needed</source>
         <translation>需要密码</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="303"/>
+        <location filename="../../gui/main_window.py" line="305"/>
         <source>{0} of {1} documents</source>
         <translation>{0}/{1} 个文档</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="306"/>
+        <location filename="../../gui/main_window.py" line="308"/>
         <source>Converting {0}</source>
         <translation>正在转换 {0}</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="324"/>
+        <location filename="../../gui/main_window.py" line="326"/>
         <source>{0} done: {1}</source>
         <translation>{0} 已完成：{1}</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="329"/>
+        <location filename="../../gui/main_window.py" line="331"/>
         <source>{0} failed: {1}</source>
         <translation>{0} 失败：{1}</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="332"/>
+        <location filename="../../gui/main_window.py" line="334"/>
         <source>{0} cancelled</source>
         <translation>{0} 已取消</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="341"/>
-        <location filename="../../gui/main_window.py" line="365"/>
+        <location filename="../../gui/main_window.py" line="343"/>
+        <location filename="../../gui/main_window.py" line="367"/>
         <source>Device: {0}</source>
         <translation>设备：{0}</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="358"/>
+        <location filename="../../gui/main_window.py" line="360"/>
         <source>Downloading model {0}: {1}%</source>
         <translation>正在下载模型 {0}：{1}%</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="361"/>
+        <location filename="../../gui/main_window.py" line="363"/>
         <source>Downloading model {0}: {1:.1f} MB</source>
         <translation>正在下载模型 {0}：{1:.1f} MB</translation>
     </message>
     <message>
-        <location filename="../../gui/main_window.py" line="394"/>
+        <location filename="../../gui/main_window.py" line="396"/>
         <source>Stopping the conversion…</source>
         <translation>正在停止转换…</translation>
     </message>
@@ -524,32 +537,32 @@ or click to choose files</source>
 <context>
     <name>MarkdownPane</name>
     <message>
-        <location filename="../../gui/markdown_pane.py" line="121"/>
+        <location filename="../../gui/markdown_pane.py" line="199"/>
         <source>Rendered</source>
         <translation>渲染视图</translation>
     </message>
     <message>
-        <location filename="../../gui/markdown_pane.py" line="122"/>
+        <location filename="../../gui/markdown_pane.py" line="200"/>
         <source>Markdown source</source>
         <translation>Markdown 源码</translation>
     </message>
     <message>
-        <location filename="../../gui/markdown_pane.py" line="139"/>
+        <location filename="../../gui/markdown_pane.py" line="218"/>
         <source>Failed: {0}</source>
         <translation>失败：{0}</translation>
     </message>
     <message>
-        <location filename="../../gui/markdown_pane.py" line="141"/>
+        <location filename="../../gui/markdown_pane.py" line="220"/>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消；未写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gui/markdown_pane.py" line="143"/>
+        <location filename="../../gui/markdown_pane.py" line="222"/>
         <source>The Markdown appears here when the document is done.</source>
         <translation>文档完成后，Markdown 会显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../gui/markdown_pane.py" line="163"/>
+        <location filename="../../gui/markdown_pane.py" line="242"/>
         <source>The Markdown is no longer at {0} ({1}).</source>
         <translation>Markdown 已不在 {0}（{1}）。</translation>
     </message>
@@ -597,79 +610,89 @@ or click to choose files</source>
         <translation>页面方向</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="55"/>
+        <location filename="../../gui/model_list.py" line="36"/>
+        <source>Text in other scripts</source>
+        <translation>其他文字种类的文本</translation>
+    </message>
+    <message>
+        <location filename="../../gui/model_list.py" line="37"/>
+        <source>Script detection</source>
+        <translation>文字种类识别</translation>
+    </message>
+    <message>
+        <location filename="../../gui/model_list.py" line="57"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="55"/>
+        <location filename="../../gui/model_list.py" line="57"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="55"/>
+        <location filename="../../gui/model_list.py" line="57"/>
         <source>Task</source>
         <translation>用途</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="56"/>
+        <location filename="../../gui/model_list.py" line="58"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="89"/>
+        <location filename="../../gui/model_list.py" line="91"/>
         <source>{0}
 Licence: {1}</source>
         <translation>{0}
 许可证：{1}</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="89"/>
+        <location filename="../../gui/model_list.py" line="91"/>
         <source>no file yet</source>
         <translation>尚无文件</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="98"/>
+        <location filename="../../gui/model_list.py" line="100"/>
         <source>Download</source>
         <translation>下载</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="107"/>
+        <location filename="../../gui/model_list.py" line="109"/>
         <source>No model available yet</source>
         <translation>暂无可用模型</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="109"/>
+        <location filename="../../gui/model_list.py" line="111"/>
         <source>Missing from this installation: reinstall Paperlens</source>
         <translation>此安装中缺少该模型：请重新安装 Paperlens</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="111"/>
+        <location filename="../../gui/model_list.py" line="113"/>
         <source>Shipped with Paperlens</source>
         <translation>随 Paperlens 附带</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="113"/>
+        <location filename="../../gui/model_list.py" line="115"/>
         <source>Not downloaded</source>
         <translation>未下载</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="115"/>
+        <location filename="../../gui/model_list.py" line="117"/>
         <source>Installed, verified</source>
         <translation>已安装，已校验</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="116"/>
+        <location filename="../../gui/model_list.py" line="118"/>
         <source>Installed (checked on first use)</source>
         <translation>已安装（首次使用时校验）</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="128"/>
+        <location filename="../../gui/model_list.py" line="130"/>
         <source>Downloading…</source>
         <translation>正在下载…</translation>
     </message>
     <message>
-        <location filename="../../gui/model_list.py" line="156"/>
+        <location filename="../../gui/model_list.py" line="158"/>
         <source>Download failed</source>
         <translation>下载失败</translation>
     </message>
@@ -965,82 +988,92 @@ Licence: {1}</source>
 <context>
     <name>PreviewPane</name>
     <message>
-        <location filename="../../gui/preview.py" line="46"/>
+        <location filename="../../gui/preview.py" line="47"/>
         <source>Layout boxes</source>
         <translation>版面框</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="56"/>
+        <location filename="../../gui/preview.py" line="57"/>
         <source>Fit</source>
         <translation>适应宽度</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="57"/>
+        <location filename="../../gui/preview.py" line="58"/>
         <source>Fit the page to the width (Ctrl+wheel zooms)</source>
         <translation>按宽度适应页面（Ctrl+滚轮缩放）</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="115"/>
+        <location filename="../../gui/preview.py" line="117"/>
         <source>Select a document to see its pages.</source>
         <translation>选择一个文档以查看其页面。</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="117"/>
+        <location filename="../../gui/preview.py" line="119"/>
         <source>Drop PDFs or images on the window to start.</source>
         <translation>将 PDF 或图片拖放到窗口中即可开始。</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="142"/>
+        <location filename="../../gui/preview.py" line="150"/>
         <source>Cancelled; nothing was written.</source>
         <translation>已取消；未写入任何内容。</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="145"/>
+        <location filename="../../gui/preview.py" line="153"/>
         <source>Converted in an earlier session; its files are in {0}</source>
         <translation>已在之前的会话中转换；其文件位于 {0}</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="146"/>
+        <location filename="../../gui/preview.py" line="154"/>
         <source>Waiting for the first page…</source>
         <translation>正在等待第一页…</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="155"/>
+        <location filename="../../gui/preview.py" line="163"/>
         <source>Page {0}</source>
         <translation>第 {0} 页</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="157"/>
+        <location filename="../../gui/preview.py" line="165"/>
         <source>Page {0} …</source>
         <translation>第 {0} 页 …</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="206"/>
+        <location filename="../../gui/preview.py" line="214"/>
         <source>Page {0} · blocks: {1} · text from {2}</source>
         <translation>第 {0} 页 · 块：{1} · 文本来自{2}</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="231"/>
+        <location filename="../../gui/preview.py" line="218"/>
+        <source> · read in {0}</source>
+        <translation> · 识别文字：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gui/preview.py" line="221"/>
+        <source>Lines in these scripts were read with Tesseract&apos;s recogniser; the others with the main recogniser (Chinese, Japanese, Latin).</source>
+        <translation>这些文字的行由 Tesseract 识别器读取；其余的行由主识别器（中文、日文、拉丁文）读取。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/preview.py" line="246"/>
         <source>Page {0} · being read: {1} lines, {2} layout regions so far</source>
         <translation>第 {0} 页 · 正在读取：目前 {1} 行、{2} 个版面区域</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="234"/>
+        <location filename="../../gui/preview.py" line="249"/>
         <source>Page {0} · being read…</source>
         <translation>第 {0} 页 · 正在读取…</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="247"/>
+        <location filename="../../gui/preview.py" line="262"/>
         <source>OCR</source>
         <translation>OCR</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="247"/>
+        <location filename="../../gui/preview.py" line="262"/>
         <source>the text layer</source>
         <translation>文本层</translation>
     </message>
     <message>
-        <location filename="../../gui/preview.py" line="246"/>
+        <location filename="../../gui/preview.py" line="261"/>
         <source>the document&apos;s markup</source>
         <translation>文档自身的标记</translation>
     </message>
@@ -1174,26 +1207,36 @@ Licence: {1}</source>
     </message>
     <message>
         <location filename="../../gui/queue_model.py" line="189"/>
+        <source>languages {0}</source>
+        <translation>语言 {0}</translation>
+    </message>
+    <message>
+        <location filename="../../gui/queue_model.py" line="190"/>
+        <source>scripts found line by line</source>
+        <translation>逐行识别文字种类</translation>
+    </message>
+    <message>
+        <location filename="../../gui/queue_model.py" line="191"/>
         <source>Read with: {0}</source>
         <translation>读取方式：{0}</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="194"/>
+        <location filename="../../gui/queue_model.py" line="196"/>
         <source>Page {0} ({1}): {2}: {3}</source>
         <translation>第 {0} 页（{1}）：{2}：{3}</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="319"/>
+        <location filename="../../gui/queue_model.py" line="321"/>
         <source>Document</source>
         <translation>文档</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="320"/>
+        <location filename="../../gui/queue_model.py" line="322"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../gui/queue_model.py" line="333"/>
+        <location filename="../../gui/queue_model.py" line="335"/>
         <source>Markdown: {0}</source>
         <translation>Markdown：{0}</translation>
     </message>
@@ -1201,7 +1244,7 @@ Licence: {1}</source>
 <context>
     <name>ReadAgain</name>
     <message>
-        <location filename="../../gui/reading_options.py" line="226"/>
+        <location filename="../../gui/reading_options.py" line="292"/>
         <source>Not read again: {0} is already in the queue to be read.</source>
         <translation>未重新读取：{0} 已在队列中等待读取。</translation>
     </message>
@@ -1209,27 +1252,27 @@ Licence: {1}</source>
 <context>
     <name>ReadAgainDialog</name>
     <message>
-        <location filename="../../gui/reading_options.py" line="154"/>
+        <location filename="../../gui/reading_options.py" line="217"/>
         <source>Read Again With…</source>
         <translation>重新读取…</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="155"/>
+        <location filename="../../gui/reading_options.py" line="218"/>
         <source>Read {0} again with:</source>
         <translation>重新读取 {0}：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="156"/>
+        <location filename="../../gui/reading_options.py" line="219"/>
         <source>Read {0} documents again with:</source>
         <translation>重新读取 {0} 个文档：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="163"/>
+        <location filename="../../gui/reading_options.py" line="226"/>
         <source>Pages:</source>
         <translation>页码：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="165"/>
+        <location filename="../../gui/reading_options.py" line="228"/>
         <source>Read</source>
         <translation>读取</translation>
     </message>
@@ -1237,74 +1280,125 @@ Licence: {1}</source>
 <context>
     <name>ReadingSwitches</name>
     <message>
-        <location filename="../../gui/reading_options.py" line="79"/>
+        <location filename="../../gui/reading_options.py" line="135"/>
         <source>Keep running headers, footers and page numbers</source>
         <translation>保留页眉、页脚和页码</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="82"/>
+        <location filename="../../gui/reading_options.py" line="138"/>
         <source>Off: the lines repeated at the top and bottom of the pages are left out of the Markdown (they stay in the JSON, marked as header and footer).</source>
         <translation>关闭时：各页顶部和底部重复的行不写入 Markdown（它们仍在 JSON 中，标记为页眉和页脚）。</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="84"/>
+        <location filename="../../gui/reading_options.py" line="140"/>
         <source>Write formulas inside running text as $…$</source>
         <translation>正文中的公式写成 $…$</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="87"/>
+        <location filename="../../gui/reading_options.py" line="143"/>
         <source>Born-digital pages with a math font: formulas within sentences as LaTeX between dollar signs. Off: the text as the page spells it.</source>
         <translation>使用数学字体的原生数字页面：句中的公式写成美元符号之间的 LaTeX。关闭时：按页面原文书写。</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="89"/>
+        <location filename="../../gui/reading_options.py" line="145"/>
         <source>Straighten photographed pages</source>
         <translation>校正拍摄的页面</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="92"/>
+        <location filename="../../gui/reading_options.py" line="148"/>
         <source>A photo of a page is cut to the page, its perspective undone and a curled page flattened before it is read. Off: the picture is read as it is.</source>
         <translation>识别前将页面照片裁到页面范围，消除透视，并展平弯曲的页面。关闭：按原图识别。</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="94"/>
+        <location filename="../../gui/reading_options.py" line="150"/>
         <source>HTML</source>
         <translation>HTML</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="95"/>
+        <location filename="../../gui/reading_options.py" line="151"/>
         <source>Markdown (simple tables only)</source>
         <translation>Markdown（仅限简单表格）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="98"/>
+        <location filename="../../gui/reading_options.py" line="154"/>
         <source>Markdown writes pipe tables where no cell spans rows or columns; other tables stay HTML.</source>
         <translation>Markdown 在没有跨行或跨列单元格时写成管道表格；其他表格仍为 HTML。</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="100"/>
+        <location filename="../../gui/reading_options.py" line="156"/>
         <source>DocLayNet (papers, reports, forms)</source>
         <translation>DocLayNet（论文、报告、表单）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="101"/>
+        <location filename="../../gui/reading_options.py" line="157"/>
         <source>CDLA (Chinese documents)</source>
         <translation>CDLA（中文文档）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="102"/>
+        <location filename="../../gui/reading_options.py" line="158"/>
         <source>None (paragraphs by geometry only)</source>
         <translation>无（仅按几何划分段落）</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="106"/>
+        <location filename="../../gui/reading_options.py" line="163"/>
         <source>Tables as:</source>
         <translation>表格格式：</translation>
     </message>
     <message>
-        <location filename="../../gui/reading_options.py" line="107"/>
+        <location filename="../../gui/reading_options.py" line="164"/>
         <source>Layout model:</source>
         <translation>版面模型：</translation>
+    </message>
+    <message>
+        <location filename="../../gui/reading_options.py" line="165"/>
+        <source>Recognition languages:</source>
+        <translation>识别语言：</translation>
+    </message>
+</context>
+<context>
+    <name>UnreadScriptsBar</name>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="24"/>
+        <source>{0:.1f} MB</source>
+        <translation>{0:.1f} MB</translation>
+    </message>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="62"/>
+        <source>Download and Read Again</source>
+        <translation>下载并重新读取</translation>
+    </message>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="98"/>
+        <source>Some lines were not read: the recogniser for their script is not installed ({0}). Paperlens can download it ({1}) and read the document again.</source>
+        <translation>有些行未能读取：其文字种类的识别器尚未安装（{0}）。Paperlens 可以下载它（{1}）并重新读取文档。</translation>
+    </message>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="100"/>
+        <source>size unknown</source>
+        <translation>大小未知</translation>
+    </message>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="121"/>
+        <source>Downloading {0}…</source>
+        <translation>正在下载 {0}…</translation>
+    </message>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="151"/>
+        <source>The download failed: {0}</source>
+        <translation>下载失败：{0}</translation>
+    </message>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="154"/>
+        <source>Downloaded; reading the document again.</source>
+        <translation>已下载；正在重新读取文档。</translation>
+    </message>
+</context>
+<context>
+    <name>UnreadScriptsOffer</name>
+    <message>
+        <location filename="../../gui/unread_scripts.py" line="186"/>
+        <source>Not read again: {0} is already in the queue to be read.</source>
+        <translation>未重新读取：{0} 已在队列中等待读取。</translation>
     </message>
 </context>
 <context>

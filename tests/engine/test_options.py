@@ -89,3 +89,16 @@ def test_tables_across_pages_are_a_closed_choice():
     assert ConvertOptions(tables_across_pages="keep").tables_across_pages is TablesAcrossPages.KEEP
     with pytest.raises(InvalidOptions, match="use join or keep"):
         ConvertOptions(tables_across_pages="split")
+
+
+def test_pinned_languages_come_from_the_settings_and_lang_wins(tmp_path):
+    """model.languages (the window's Recognition languages) pins the OCR languages as the CLI's
+    --lang does; --lang given on the command line wins over it."""
+    from settings import SettingsStore
+    from tests.conftest import isolated_environ
+
+    store = SettingsStore(path=tmp_path / "settings.json", environ=isolated_environ())
+    assert options_from_settings(store.load()).languages == ()  # scripts found line by line
+    store.set("model.languages", "rus+eng")
+    assert options_from_settings(store.load()).languages == ("rus", "eng")
+    assert options_from_settings(store.load(), languages=("ell",)).languages == ("ell",)

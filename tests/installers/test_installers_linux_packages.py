@@ -115,8 +115,13 @@ def test_the_folder_carries_runtimes_plugins_data_and_models(installed):
                      "resources/formula/formula-decoder.onnx", "resources/formula/vocab.txt",
                      # the Rendered tab's formula typesetter reads these at run time (ADR 0013)
                      "ziamath/fonts/STIXTwoMath-Regular.ttf", "ziafont/fonts/DejaVuSans.ttf",
-                     "latex2mathml/unimathsymbols.txt"):
+                     "latex2mathml/unimathsymbols.txt",
+                     # Office inputs: pandoc reads Word, ODT and EPUB; python-pptx builds a
+                     # slide's missing notes page from its templates
+                     "pypandoc/files/pandoc", "pptx/templates/notesMaster.xml"):
         assert (internal / relative).is_file(), relative
+    assert os.access(internal / "pypandoc" / "files" / "pandoc", os.X_OK)
+    assert list(internal.glob("tesserocr.libs/libtesseract*.so*")), "tesserocr's libtesseract"
     assert list(internal.glob("pymupdf/libmupdf.so*")), "PyMuPDF's library"
     assert list(internal.glob("cv2/cv2*.so")), "OpenCV"
     assert {p.name for p in (app / "models").glob("*.onnx")} == DEFAULT_MODEL_FILES
@@ -130,7 +135,9 @@ def test_cli_converts_a_real_pdf_offline_with_the_bundled_models(installed, offl
 
     listed = subprocess.run([*offline, str(cli), "models", "list", "--json"], env=env, capture_output=True,
                             text=True, timeout=120, check=True)
-    models = [m for m in json.loads(listed.stdout)["models"] if m["path"]]
+    # The default ones: the others (Tesseract's script data) are fetched when a page needs them.
+    models = [m for m in json.loads(listed.stdout)["models"] if m["path"] and m["default"]]
+    assert all(m["installed"] for m in models)
     # Fetched models come from the folder's models/; our formula model ships inside the package.
     paths = {Path(m["path"]).parent for m in models if m["id"] != "paperlens-formula-v1"}
     assert paths == {installed / PREFIX / "models"}
@@ -161,6 +168,66 @@ def test_app_starts_offline_and_shows_its_main_window(installed, offline, tmp_pa
                            capture_output=True, text=True, timeout=120)
     assert shown.returncode == 0, shown.stderr[-3000:]
     assert "main window shown" in shown.stdout
+
+
+def test_the_frozen_app_typesets_a_formula_as_its_rendered_tab_does(installed, offline, tmp_path):
+    """ziamath, its fonts, latex2mathml's symbol table and QtSvg, as the frozen app finds them."""
+    app = command_in(installed, "paperlens")
+    shown = subprocess.run([*offline, str(app), "--quit-after-show", "--typeset-check"],
+                           env=isolated_env(tmp_path / "home"), capture_output=True, text=True,
+                           timeout=120)
+    assert shown.returncode == 0, shown.stdout + shown.stderr[-3000:]
+    assert "paperlens: formula typeset" in shown.stdout
+
+
+def test_cli_converts_a_word_document_offline(installed, offline, tmp_path):
+    """A DOCX made here (a heading, a paragraph and a table) read by the bundled pandoc."""
+    docx = pytest.importorskip("docx")
+    document = docx.Document()
+    document.add_heading("Harbour survey", level=1)
+    document.add_paragraph("The northern pier was rebuilt in granite.")
+    table = document.add_table(rows=2, cols=2)
+    for row, cells in zip(table.rows, (("Pier", "Length"), ("North", "212 m"))):
+        for cell, text in zip(row.cells, cells):
+            cell.text = text
+    source = tmp_path / "survey.docx"
+    document.save(source)
+    cli = command_in(installed, "paperlens-cli")
+    out = tmp_path / "out"
+    done = subprocess.run([*offline, str(cli), "convert", str(source), "-o", str(out)],
+                          env=isolated_env(tmp_path / "home"), capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    markdown = (out / "survey.md").read_text(encoding="utf-8")
+    assert "# Harbour survey" in markdown and "rebuilt in granite" in markdown
+    assert "212 m" in markdown and "North" in markdown
+
+
+def test_cli_reads_a_cyrillic_scan_with_the_bundled_tesseract(installed, offline, tmp_path):
+    """tesserocr and its libtesseract as the frozen CLI loads them; the Cyrillic data comes
+    from the system's tesseract-ocr-script-cyrl through the model store, as on a user's desktop."""
+    if not Path("/usr/share/tesseract-ocr/5/tessdata/Cyrillic.traineddata").is_file():
+        pytest.skip("needs tesseract-ocr-script-cyrl (make sysdeps)")
+    cv2 = pytest.importorskip("cv2")
+    from tools.scripts.pages import FontMissing, page_pdf, render
+    from tools.scripts.texts import SAMPLES
+
+    sample = next(s for s in SAMPLES if s.key == "russian")
+    try:
+        picture = render(page_pdf(sample))
+    except FontMissing as missing:
+        pytest.skip(str(missing))
+    scan = tmp_path / "russian.png"
+    cv2.imwrite(str(scan), picture[:, :, ::-1])
+    cli = command_in(installed, "paperlens-cli")
+    out = tmp_path / "out"
+    done = subprocess.run([*offline, str(cli), "convert", str(scan), "-o", str(out), "--layout", "none"],
+                          env=isolated_env(tmp_path / "home"), capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    page = json.loads((out / "russian.json").read_text(encoding="utf-8"))["pages"][0]
+    assert page["status"] == "ok" and "Cyrillic" in page["scripts"]
+    assert sample.paragraphs[0].split()[0] in (out / "russian.md").read_text(encoding="utf-8")
 
 
 def command_lines(part: str) -> list[str]:

@@ -199,3 +199,18 @@ def test_the_reading_switches_are_settings(config: Path, environ: dict[str, str]
     assert settings.output.dewarp is False
     with pytest.raises(InvalidSetting):
         store.set("output.keep_furniture", "yes")
+
+
+def test_pinned_languages_read_as_lang_takes_them(config: Path, environ: dict[str, str]) -> None:
+    store = SettingsStore(config, environ)
+    assert store.load().model.languages == ()
+    assert store.set("model.languages", " rus + eng ").model.languages == ("rus", "eng")
+    assert json.loads(config.read_text(encoding="utf-8"))["model"]["languages"] == "rus+eng"
+    assert store.set("model.languages", ("chi_sim",)).model.languages == ("chi_sim",)
+    assert store.set("model.languages", "").model.languages == ()
+    assert json.loads(config.read_text(encoding="utf-8"))["model"]["languages"] is None
+    with pytest.raises(InvalidSetting, match="language codes joined by"):
+        store.set("model.languages", "rus eng")
+    write(config, {"model": {"languages": 7}})  # a bad value in the file: automatic, and said
+    settings = SettingsStore(config, environ).load()
+    assert settings.model.languages == () and "model.languages" in settings.warnings[0]
