@@ -56,10 +56,12 @@ eval: $(STAMP)
 	$(BIN)/python -m tools.eval
 	$(BIN)/python -m tools.eval formula
 
-# Engine speed per stage, then the peers on the same documents (installed on demand); both
-# write docs/results/ (bench.json, peers.json), from which the README's tables are regenerated.
+# Engine speed per stage, what reading every script costs against Tesseract, then the peers on
+# the same documents (installed on demand); each writes docs/results/ (bench.json,
+# scripts_bench.json, peers.json), from which the README's tables are regenerated.
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench
+	$(BIN)/python -m tools.scripts.bench
 	$(BIN)/python -m tools.peers
 	$(BIN)/python -m tools.readme_tables
 

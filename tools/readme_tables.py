@@ -46,6 +46,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "structure-published": ("structure_published.json", structure_readme.published_markdown),
     "photos": ("photos.json", photos_readme.readme_markdown),
     "scripts": ("scripts.json", scripts_readme.readme_markdown),
+    "scripts-bench": ("scripts_bench.json", scripts_readme.bench_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
     "officeset": ("officeset.json", officeset_readme.readme_markdown),

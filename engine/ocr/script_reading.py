@@ -143,21 +143,19 @@ class ScriptReader:
               parts: dict[int, Recognized]) -> str | None:
         """The script, beyond PP-OCR's, that the page's widest lines are in, or None. PP-OCR
         reads the first part of up to ScriptRules.probe_lines of them (one short batch, kept
-        in `parts`); only when most are doubted, or hinted one script, is the script named:
-        the hint, or Tesseract's detection on the doubted lines."""
+        in `parts`); only when most are doubted does Tesseract's detection name the script.
+        Lines PP-OCR reads in part (Greek without accents, Vietnamese without most tone
+        marks) are left to read_again: a formula image of the dev set, mostly Greek letters,
+        would otherwise be read by Tesseract's Greek data, and read differently."""
         rules = self.rules
         chosen = sorted(self._long_lines(crops), key=lambda i: -crops[i].shape[1])
         chosen = chosen[:rules.probe_lines]
         if not chosen:
             return None
         self._read_parts(crops, chosen, recognize, parts)
-        hints = [hinted_script(parts[i].text, rules)
-                 if parts[i].score >= rules.min_trusted_score else None for i in chosen]
-        for hint in set(hints) - {None}:
-            if 2 * hints.count(hint) > len(chosen):
-                return hint
-        doubts = [i for i in chosen if self._part_in_script(crops[i], parts[i], min_score)
-                  and hints[chosen.index(i)] is None]
+        doubts = [i for i in chosen if doubted(
+            parts[i].text, parts[i].score, min(crops[i].shape[1], round(
+                rules.probe_heights * crops[i].shape[0])), crops[i].shape[0], min_score, rules)]
         if 2 * len(doubts) <= len(chosen):
             return None
         script = self._detect(crops, doubts, [])
