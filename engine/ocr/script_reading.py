@@ -143,11 +143,15 @@ class ScriptReader:
               parts: dict[int, Recognized]) -> str | None:
         """The script, beyond PP-OCR's, that the page's widest lines are in, or None. PP-OCR
         reads the first part of up to ScriptRules.probe_lines of them (one short batch, kept
-        in `parts`); only when most are doubted does Tesseract's detection name the script.
+        in `parts`), on a page with enough text for it to pay (probe_min_parts); only when
+        most are doubted does Tesseract's detection name the script.
         Lines PP-OCR reads in part (Greek without accents, Vietnamese without most tone
         marks) are left to read_again: a formula image of the dev set, mostly Greek letters,
         would otherwise be read by Tesseract's Greek data, and read differently."""
         rules = self.rules
+        heights = sum(c.shape[1] / max(c.shape[0], 1) for c in crops)
+        if heights < rules.probe_min_parts * rules.probe_heights:
+            return None
         chosen = sorted(self._long_lines(crops), key=lambda i: -crops[i].shape[1])
         chosen = chosen[:rules.probe_lines]
         if not chosen:

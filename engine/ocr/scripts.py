@@ -93,6 +93,12 @@ class ScriptRules:
     the lines whose first part PP-OCR misses are read, by Tesseract in that script (a page in
     another script is not read twice). Each probe line costs an English or Chinese page that
     much more: three of them added 7% to a one-paragraph German page, one 2%."""
+    probe_min_parts: float = 6.0
+    """The probe runs only on a page whose lines together are at least this many first parts
+    long (39 line heights; the one-paragraph Arabic page of tools/scripts is 46, an English
+    line image of the dev set 23): it is one more run of the recogniser, which a busy
+    machine makes costly (that line image read 16% slower with it, a page of three lines
+    3%), while a page of a few short lines read twice costs little."""
     probe_heights: float = 6.5
     """How long the first part of a line is, in line heights: 6.5 fill the recogniser's
     narrowest input (320 x 48 px), about 12 Russian letters or 6 Chinese characters, enough to
