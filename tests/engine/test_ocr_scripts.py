@@ -56,6 +56,17 @@ def test_a_joiner_at_a_words_end_is_dropped_and_one_inside_a_word_kept():
     assert without_stray_joiners(f"می{zwnj}کنند") == f"می{zwnj}کنند"
 
 
+def test_a_line_crop_gets_a_margin_of_its_own_paper_before_tesseract_reads_it():
+    from engine.ocr.tesseract import with_margin
+
+    crop = np.full((40, 300, 3), 230, dtype=np.uint8)  # greyish paper
+    crop[10:30, 5:295] = 20  # ink to the crop's edges
+    out = with_margin(crop)
+    assert out.shape == (60, 320, 3)
+    assert (out[:10] == 230).all() and (out[:, :10] == 230).all()
+    assert (out[10:50, 10:310] == crop).all()
+
+
 # ---------------------------------------------------------------- with the real models
 
 tesserocr = pytest.importorskip("tesserocr")
@@ -156,6 +167,14 @@ def test_a_page_pp_ocr_reads_reads_as_it_did_without_the_script_probe(reader, ke
     probed = reader.scripts.read_page(crops, recognize, MIN_LINE_SCORE)
     plain = reader.scripts.read_again(crops, recognize(crops), MIN_LINE_SCORE)
     assert probed == plain and probed.scripts == ()
+
+
+@pytest.mark.model
+def test_a_one_letter_word_keeps_its_space(reader):
+    """On the detector's tight crop of the Russian page's second line Tesseract's Cyrillic data
+    read "и в нём" as "ив нём"; with a margin around the crop it keeps the space."""
+    outcome = reader.read(page_image("russian"))
+    assert "и в нём" in text_of(outcome), text_of(outcome)
 
 
 @pytest.mark.model
