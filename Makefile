@@ -57,13 +57,15 @@ eval: $(STAMP)
 	$(BIN)/python -m tools.eval formula
 
 # Engine speed per stage, what inline math costs, what the photo steps cost (on a flat scan, on
-# photos), then the peers on the same documents (installed on demand); each writes docs/results/
-# (bench.json, mathset_bench.json, photos_bench.json, peers.json), from which the README's
-# tables are regenerated.
+# photos), what reading every script costs against Tesseract, then the peers on the same
+# documents (installed on demand); each writes docs/results/ (bench.json, mathset_bench.json,
+# photos_bench.json, scripts_bench.json, peers.json), from which the README's tables are
+# regenerated.
 bench: $(STAMP)
 	$(BIN)/python -m tools.bench
 	$(BIN)/python -m tools.mathset --bench
 	$(BIN)/python -m tools.photos --bench
+	$(BIN)/python -m tools.scripts.bench
 	$(BIN)/python -m tools.peers
 	$(BIN)/python -m tools.readme_tables
 

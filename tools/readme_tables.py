@@ -47,6 +47,7 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "photos": ("photos.json", photos_readme.readme_markdown),
     "photos-bench": ("photos_bench.json", photos_readme.bench_markdown),
     "scripts": ("scripts.json", scripts_readme.readme_markdown),
+    "scripts-bench": ("scripts_bench.json", scripts_readme.bench_markdown),
     "uishots": ("uishots.json", uishots_readme.readme_markdown),
     "mathset": ("mathset.json", mathset_readme.readme_markdown),
     "mathset-bench": ("mathset_bench.json", mathset_readme.bench_markdown),

@@ -63,14 +63,18 @@ class PageReader:
         self.orientation = orientation
         self.scripts = scripts
 
-    def read_lines(self, crops: list[np.ndarray], languages: tuple[str, ...] = ()
-                  ) -> ScriptReadings:
-        """Line crops read by the PP-OCR recogniser, and those in scripts it cannot read read
-        again by Tesseract (or every line, with the languages the user named)."""
-        readings = self.recognizer.recognize(crops)
+    def read_lines(self, crops: list[np.ndarray], languages: tuple[str, ...] = (),
+                   script: str | None = None) -> ScriptReadings:
+        """Line crops read by the PP-OCR recogniser, and those in scripts it cannot read by
+        Tesseract (engine/ocr/script_reading.py; every line with the languages the user
+        named). `script`: the script beyond PP-OCR's the page was found to be in."""
         if self.scripts is None:
-            return ScriptReadings(readings)
-        return self.scripts.read_again(crops, readings, MIN_LINE_SCORE, languages)
+            return ScriptReadings(self.recognizer.recognize(crops))
+        if not languages:
+            return self.scripts.read_page(crops, self.recognizer.recognize, MIN_LINE_SCORE,
+                                          script)
+        return self.scripts.read_again(crops, self.recognizer.recognize(crops), MIN_LINE_SCORE,
+                                       languages)
 
     def quarter_turn(self, image: np.ndarray, regions: list[TextRegion]) -> int:
         """0, or the clockwise turn (90, 270) that sets a page lying on its side upright.
@@ -98,24 +102,36 @@ class PageReader:
         return upside_down(share, verdict)
 
     def confirm_turn(self, crops: list[np.ndarray]) -> bool:
-        """Whether an upside-down verdict of the line classifier holds. It was trained on
-        Chinese and Latin lines: upright Hebrew and Hindi pages looked upside down to it. The
-        verdict holds when PP-OCR reads the widest lines turned over better than as they lie
-        (mean score TURN_SCORE_GAIN higher, or TURN_SCORE_SURE, and most of them not doubted); otherwise the page is
-        in a script PP-OCR cannot read, and Tesseract decides (engine/ocr/script_reading.py;
-        when it cannot tell, the page is left as it lies)."""
+        """Whether an upside-down verdict of the line classifier holds (see _confirm_turn)."""
+        return self._confirm_turn(crops)[0]
+
+    def _confirm_turn(self, crops: list[np.ndarray]) -> tuple[bool, str | None]:
+        """Whether an upside-down verdict of the line classifier holds, and the script beyond
+        PP-OCR's the lines were found in (None if not). The classifier was trained on Chinese
+        and Latin lines: upright Hebrew and Hindi pages looked upside down to it. When the
+        script probe (engine/ocr/script_reading.py) finds the lines in such a script, its
+        Tesseract data reads the widest lines both ways and decides, and PP-OCR is not asked.
+        Otherwise the verdict holds when PP-OCR reads the widest lines turned over better than
+        as they lie (mean score TURN_SCORE_GAIN higher, or TURN_SCORE_SURE, and most of them not
+        doubted); failing that Tesseract's detection and recogniser decide (when they cannot
+        tell, the page is left as it lies)."""
         if self.scripts is None:
-            return True
+            return True, None
         sample = [crops[i] for i in sorted(range(len(crops)),
                                            key=lambda i: -crops[i].shape[1])[:TURN_SAMPLE_LINES]]
+        script = self.scripts.probe(crops, self.recognizer.recognize, MIN_LINE_SCORE, {})
+        if script is not None:
+            turned_in = self.scripts.turned_in(sample, script)
+            if turned_in is not None:
+                return turned_in, script
         turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in sample]
         as_read, over = self.recognizer.recognize(sample), self.recognizer.recognize(turned)
         mean_over = sum(r.score for r in over) / len(sample)
         gain = mean_over - sum(r.score for r in as_read) / len(sample)
         if ((gain >= TURN_SCORE_GAIN or mean_over >= TURN_SCORE_SURE)
                 and not self.scripts.mostly_doubted(turned, over, MIN_LINE_SCORE)):
-            return True
-        return bool(self.scripts.turned_over(sample))
+            return True, None
+        return bool(self.scripts.turned_over(sample)), None
 
     def _turn(self, image: np.ndarray, rotation: int
               ) -> tuple[np.ndarray, list[TextRegion], np.ndarray]:
@@ -133,11 +149,14 @@ class PageReader:
         if rotation:
             image, regions, text_mask = self._turn(image, rotation)
         crops = [crop_quad(image, r.quad) for r in regions]
-        if self.is_upside_down(image, regions, crops) and self.confirm_turn(crops):
-            image, regions, text_mask = self._turn(image, 180)
-            rotation = (rotation + 180) % 360
-            crops = [crop_quad(image, r.quad) for r in regions]
-        found = self.read_lines(crops, languages)
+        script = None
+        if self.is_upside_down(image, regions, crops):
+            turn, script = self._confirm_turn(crops)
+            if turn:
+                image, regions, text_mask = self._turn(image, 180)
+                rotation = (rotation + 180) % 360
+                crops = [crop_quad(image, r.quad) for r in regions]
+        found = self.read_lines(crops, languages, script)
         lines, unread = [], []
         for region, rec, crop in zip(regions, found.readings, crops):
             text = rec.text.strip()

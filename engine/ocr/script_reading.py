@@ -1,9 +1,13 @@
 """Lines in scripts the PP-OCR recogniser cannot read, found and read again with Tesseract.
 
-Per page: the lines whose PP-OCR reading shows it missed their script (engine/ocr/scripts.py:
-read as nothing or too short for the line, or mostly Greek, or with letters only Vietnamese
-writes) are the only ones looked at again, so a Chinese, English or Japanese page whose lines
-all read well costs nothing more. The doubted lines without a hint are stacked into one image
+Per page: PP-OCR first reads the first part of the page's widest lines (a probe). When most of
+them show it missed their script and Tesseract's detection names a script it reads, every line
+is read with that script's data and PP-OCR reads only the lines it rejects (a page in another
+script is read by one recogniser, not two). Otherwise PP-OCR reads the page, and the lines
+whose reading shows it missed their script (engine/ocr/scripts.py: read as nothing or too
+short for the line, or mostly Greek, or with letters only Vietnamese writes) are the only ones
+looked at again, so a Chinese, English or Japanese page whose lines all read well costs only
+the probe more, and its output is the same. The doubted lines without a hint are stacked into one image
 that Tesseract's script detection names; each doubted line is then read with its script's
 Tesseract data and the reading replaces PP-OCR's only when confident and in that script. A
 script whose data is not installed is reported, never read as garbage."""
@@ -11,6 +15,7 @@ script whose data is not installed is reported, never read as garbage."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -18,7 +23,7 @@ from engine.errors import ModelUnavailable
 from engine.ocr.recognition import Recognized
 from engine.ocr.scripts import (OSD_DEBIAN_PACKAGE, OSD_MODEL_ID, PP_OCR_SCRIPTS, RULES,
                                 SCRIPT_MODELS, ScriptRules, accepted, doubted, hinted_script,
-                                normalised, osd_script)
+                                normalised, osd_script, without_stray_joiners)
 from engine.ocr.tesseract import TesseractLines
 
 # Tesseract language codes the PP-OCR recogniser reads itself: pinning only these changes
@@ -33,6 +38,10 @@ OSD_LINE_PX = 64
 OSD_MAX_HEIGHTS = 14
 OSD_GAP_PX = 16
 OSD_MIN_LINES = 4
+
+
+Recognize = Callable[[list[np.ndarray]], list[Recognized]]
+"""The PP-OCR recogniser: line crops -> their readings."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +98,117 @@ class ScriptReader:
         self.tesseract = tesseract
         self.rules = rules
 
+    def read_page(self, crops: list[np.ndarray], recognize: Recognize, min_score: float,
+                  script: str | None = None) -> ScriptReadings:
+        """A page's line crops read with no language named: in the script its probe lines
+        show (read_in_script; `script`: the one they were found in already, while checking
+        the page's orientation), or by PP-OCR (`recognize`) and then read_again."""
+        parts: dict[int, Recognized] = {}
+        if script is None:
+            script = self.probe(crops, recognize, min_score, parts)
+        if script is not None:
+            found = self.read_in_script(crops, script, recognize, min_score, parts)
+            if found is not None:
+                return found
+        return self.read_again(crops, recognize(crops), min_score)
+
+    def _long_lines(self, crops: list[np.ndarray]) -> list[int]:
+        return [i for i, c in enumerate(crops) if c.shape[1] >= self.rules.min_aspect * c.shape[0]]
+
+    def _read_parts(self, crops: list[np.ndarray], indices: list[int], recognize: Recognize,
+                    parts: dict[int, Recognized]) -> None:
+        """PP-OCR's reading of the first ScriptRules.probe_heights of each line, into `parts`."""
+        todo = [i for i in indices if i not in parts]
+        if not todo:
+            return
+        length = self.rules.probe_heights
+        read = recognize([np.ascontiguousarray(crops[i][:, :max(1, round(length
+                                                                        * crops[i].shape[0]))])
+                          for i in todo])
+        parts.update(zip(todo, read))
+
+    def _part_in_script(self, crop: np.ndarray, rec: Recognized, min_score: float,
+                        script: str | None = None) -> bool:
+        """Whether a line's first part, as PP-OCR read it, shows a script PP-OCR misses (or,
+        with `script`, that one): doubted, or hinted it."""
+        height = crop.shape[0]
+        width = min(crop.shape[1], round(self.rules.probe_heights * height))
+        hint = hinted_script(rec.text, self.rules) if rec.score >= self.rules.min_trusted_score \
+            else None
+        if hint is not None:
+            return script is None or hint == script
+        return doubted(rec.text, rec.score, width, height, min_score, self.rules)
+
+    def probe(self, crops: list[np.ndarray], recognize: Recognize, min_score: float,
+              parts: dict[int, Recognized]) -> str | None:
+        """The script, beyond PP-OCR's, that the page's widest lines are in, or None. PP-OCR
+        reads the first part of up to ScriptRules.probe_lines of them (one short batch, kept
+        in `parts`), on a page with enough text for it to pay (probe_min_parts); only when
+        most are doubted does Tesseract's detection name the script.
+        Lines PP-OCR reads in part (Greek without accents, Vietnamese without most tone
+        marks) are left to read_again: a formula image of the dev set, mostly Greek letters,
+        would otherwise be read by Tesseract's Greek data, and read differently."""
+        rules = self.rules
+        heights = sum(c.shape[1] / max(c.shape[0], 1) for c in crops)
+        if heights < rules.probe_min_parts * rules.probe_heights:
+            return None
+        chosen = sorted(self._long_lines(crops), key=lambda i: -crops[i].shape[1])
+        chosen = chosen[:rules.probe_lines]
+        if not chosen:
+            return None
+        self._read_parts(crops, chosen, recognize, parts)
+        doubts = [i for i in chosen if doubted(
+            parts[i].text, parts[i].score, min(crops[i].shape[1], round(
+                rules.probe_heights * crops[i].shape[0])), crops[i].shape[0], min_score, rules)]
+        if 2 * len(doubts) <= len(chosen):
+            return None
+        script = self._detect(crops, doubts, [])
+        return script if script in SCRIPT_MODELS else None
+
+    def read_in_script(self, crops: list[np.ndarray], script: str, recognize: Recognize,
+                       min_score: float, parts: dict[int, Recognized]
+                       ) -> ScriptReadings | None:
+        """The page's lines whose first part PP-OCR misses (or reads as the script's hint) read
+        with the script's Tesseract data only; the others, and those whose Tesseract reading is
+        not accepted, read by PP-OCR and then as read_again reads lines, except that the lines
+        tried in the script are not read in it again. (Tesseract's Cyrillic data reads an
+        English line as Cyrillic look-alikes, "Тһе сіѓу", with confidence: PP-OCR's first
+        part keeps such a line PP-OCR's.) None when the script's data is not installed
+        (read_again then reports it for the lines that need it)."""
+        model = SCRIPT_MODELS[script]
+        long_lines = self._long_lines(crops)
+        self._read_parts(crops, long_lines, recognize, parts)
+        direct = [i for i in long_lines
+                  if self._part_in_script(crops[i], parts[i], min_score, script)]
+        try:
+            found = self.tesseract.read([crops[i] for i in direct], model.model_id)
+        except ModelUnavailable:
+            return None
+        readings: list[Recognized | None] = [None] * len(crops)
+        for i, line in zip(direct, found):
+            text = normalised(line.text, model)
+            if accepted(text, line.confidence, model, self.rules):
+                readings[i] = Recognized(text=text, score=line.confidence)
+        rest = [i for i, rec in enumerate(readings) if rec is None]
+        scripts = [script] if len(rest) < len(crops) else []
+        unreadable: tuple[Unreadable, ...] = ()
+        if rest:
+            tried = set(direct)
+            again = self.read_again([crops[i] for i in rest], recognize([crops[i] for i in rest]),
+                                    min_score, page_script=script,
+                                    tried={k for k, i in enumerate(rest) if i in tried})
+            for i, rec in zip(rest, again.readings):
+                readings[i] = rec
+            scripts += [s for s in again.scripts if s not in scripts]
+            unreadable = again.unreadable
+        return ScriptReadings([r for r in readings if r is not None], tuple(scripts), unreadable)
+
     def read_again(self, crops: list[np.ndarray], readings: list[Recognized], min_score: float,
-                   languages: tuple[str, ...] = ()) -> ScriptReadings:
+                   languages: tuple[str, ...] = (), page_script: str | None = None,
+                   tried: set[int] = frozenset()) -> ScriptReadings:
+        """PP-OCR's readings, with those of lines in a script it missed read again by
+        Tesseract. `page_script`: the page's script (read_in_script), which doubted lines are
+        read in without asking the detection, except the lines `tried` in it already."""
         if languages:
             return self._pinned(crops, readings, languages)
         groups: dict[str, list[int]] = {}
@@ -110,6 +228,11 @@ class ScriptReader:
             taken = {i for indices in groups.values() for i in indices} | set(unknown)
             groups["Vietnamese"] += [i for i, rec in enumerate(readings)
                                      if i not in taken and rec.text.strip()]
+        if page_script is not None:
+            chosen = [i for i in groups.pop(page_script, []) + unknown if i not in tried]
+            if chosen:
+                groups[page_script] = chosen
+            unknown = []
         unreadable: list[Unreadable] = []
         if unknown:
             script = self._detect(crops, unknown, unreadable)
@@ -191,16 +314,21 @@ class ScriptReader:
             return None
         if guess is None:
             return None
-        model = SCRIPT_MODELS.get(osd_script(guess.script) or "")
-        if model is None:
-            return guess.turned_degrees == 180
+        script = osd_script(guess.script) or ""
+        turned = self.turned_in(crops, script) if script in SCRIPT_MODELS else None
+        return guess.turned_degrees == 180 if turned is None else turned
+
+    def turned_in(self, crops: list[np.ndarray], script: str) -> bool | None:
+        """Whether lines in this script are upside down: its Tesseract data reads them both
+        ways, and the way read with more confidence wins. None when the data is missing."""
+        model = SCRIPT_MODELS[script]
         turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
         try:
             upright = self.tesseract.read(crops, model.model_id)
             over = self.tesseract.read(turned, model.model_id)
         except ModelUnavailable:
-            return guess.turned_degrees == 180
-        return (sum(r.confidence for r in over) > sum(r.confidence for r in upright))
+            return None
+        return sum(r.confidence for r in over) > sum(r.confidence for r in upright)
 
     def _pinned(self, crops: list[np.ndarray], readings: list[Recognized],
                 languages: tuple[str, ...]) -> ScriptReadings:
@@ -216,6 +344,7 @@ class ScriptReader:
                 "install their Tesseract data, e.g. `sudo apt-get install "
                 + " ".join(f"tesseract-ocr-{lang.replace('_', '-')}"
                            for lang in str(missing).split(", ")) + "`."),))
-        out = [Recognized(text=line.text, score=line.confidence) if line.text else rec
+        out = [Recognized(text=without_stray_joiners(line.text), score=line.confidence)
+               if line.text else rec
                for rec, line in zip(readings, found)]
         return ScriptReadings(out, ("+".join(languages),), ())

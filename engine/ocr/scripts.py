@@ -87,6 +87,22 @@ class ScriptRules:
     min_osd_confidence: float = 0.5
     """Tesseract's script confidence from which its answer is used: on four copies of one line
     it answered 2-32 for the scripts above, 0.67 for Thai at 48 px high (3.3 at 64)."""
+    probe_lines: int = 1
+    """The widest lines whose first part PP-OCR reads before the page: when most of them are
+    doubted (or hinted one script) and Tesseract's detection names a script it reads, only
+    the lines whose first part PP-OCR misses are read, by Tesseract in that script (a page in
+    another script is not read twice). Each probe line costs an English or Chinese page that
+    much more: three of them added 7% to a one-paragraph German page, one 2%."""
+    probe_min_parts: float = 6.0
+    """The probe runs only on a page whose lines together are at least this many first parts
+    long (39 line heights; the one-paragraph Arabic page of tools/scripts is 46, an English
+    line image of the dev set 23): it is one more run of the recogniser, which a busy
+    machine makes costly (that line image read 16% slower with it, a page of three lines
+    3%), while a page of a few short lines read twice costs little."""
+    probe_heights: float = 6.5
+    """How long the first part of a line is, in line heights: 6.5 fill the recogniser's
+    narrowest input (320 x 48 px), about 12 Russian letters or 6 Chinese characters, enough to
+    tell a Russian line read as "." from an English one."""
 
 
 RULES = ScriptRules()
@@ -191,7 +207,26 @@ def accepted(text: str, confidence: float, model: ScriptModel,
     return script_share(text, model) >= rules.min_script_share
 
 
+# Zero-width non-joiner and joiner: they change how the letters on either side join or form a
+# conjunct, so one with no letter or mark after it (at a word's end) changes nothing.
+JOINERS = "\u200c\u200d"
+
+
+def without_stray_joiners(text: str) -> str:
+    """The text without joiners at words' ends: Tesseract's Tamil data writes a zero-width
+    non-joiner (U+200C) after every word-final pulli (ஆகும், then U+200C, then "."), which no
+    one typed and a search for the word does not match (a Tamil page read 0.944 with them)."""
+    return "".join(char for i, char in enumerate(text)
+                   if char not in JOINERS or _joins(text[i + 1:i + 2]))
+
+
+def _joins(following: str) -> bool:
+    """Whether a joiner before this character can join anything: a letter or a mark."""
+    return bool(following) and unicodedata.category(following)[0] in "LM"
+
+
 def normalised(text: str, model: ScriptModel) -> str:
+    text = without_stray_joiners(text)
     return unicodedata.normalize(model.normal_form, text) if model.normal_form else text
 
 

@@ -46,6 +46,24 @@ def _set_image(api, image: np.ndarray) -> None:
     api.SetImageBytes(image.tobytes(), width, height, depth, width * depth)
 
 
+# White (the crop's paper) added around a line crop before Tesseract reads it, as a share of
+# the line's height: Tesseract finds a line's words better with a margin around them. On the
+# detector's tight crops the Cyrillic data read "и в" as "ив" (a Russian page 0.996), with a
+# margin a quarter of the line high "и в".
+MARGIN_SHARE = 0.25
+
+
+def with_margin(crop: np.ndarray) -> np.ndarray:
+    """The crop with a margin of its own paper's shade (its brightest tenth) on every side."""
+    pad = max(2, round(MARGIN_SHARE * crop.shape[0]))
+    paper = np.percentile(crop.reshape(-1, crop.shape[2] if crop.ndim == 3 else 1), 90, axis=0)
+    height, width = crop.shape[:2]
+    out = np.empty((height + 2 * pad, width + 2 * pad) + crop.shape[2:], dtype=np.uint8)
+    out[...] = np.round(paper).astype(np.uint8).reshape(crop.shape[2:])
+    out[pad:pad + height, pad:pad + width] = crop
+    return out
+
+
 class TesseractLines:
     """Reads single text lines with Tesseract's data files, each found through `locate` (the
     model store) or, for languages named by the user, in `language_dirs`."""
@@ -111,7 +129,7 @@ class TesseractLines:
     def _read_one(api, crop: np.ndarray) -> LineReading:
         import tesserocr
 
-        _set_image(api, crop)
+        _set_image(api, with_margin(crop))
         text = api.GetUTF8Text().strip()
         if not text:
             # SINGLE_LINE's own layout analysis found no line in a short Arabic one ("ضفاف

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from engine.ocr.scripts import (SCRIPT_MODELS, accepted, coverage, doubted, hinted_script,
-                                text_scripts)
+                                normalised, text_scripts, without_stray_joiners)
 from tools.eval.edit_distance import similarity
 
 MIN_SCORE = 0.5
@@ -45,6 +45,26 @@ def test_a_tesseract_reading_counts_only_confident_and_in_its_script():
     assert accepted("Việt Nam là một quốc gia", 0.95, SCRIPT_MODELS["Vietnamese"])
     assert not accepted("Berlin ist die Hauptstadt", 0.95, SCRIPT_MODELS["Vietnamese"])
     assert text_scripts("Москва and Αθήνα") == {"Cyrillic", "Greek"}
+
+
+def test_a_joiner_at_a_words_end_is_dropped_and_one_inside_a_word_kept():
+    zwnj = "\u200c"
+    # Tesseract's Tamil data writes one after every word-final pulli.
+    assert normalised(f"ஆகும்{zwnj}. தலைநகரம்{zwnj} ஆகும்{zwnj}", SCRIPT_MODELS["Tamil"]) == (
+        "ஆகும். தலைநகரம் ஆகும்")
+    # Persian writes one inside a word, between two letters: it shapes them, and stays.
+    assert without_stray_joiners(f"می{zwnj}کنند") == f"می{zwnj}کنند"
+
+
+def test_a_line_crop_gets_a_margin_of_its_own_paper_before_tesseract_reads_it():
+    from engine.ocr.tesseract import with_margin
+
+    crop = np.full((40, 300, 3), 230, dtype=np.uint8)  # greyish paper
+    crop[10:30, 5:295] = 20  # ink to the crop's edges
+    out = with_margin(crop)
+    assert out.shape == (60, 320, 3)
+    assert (out[:10] == 230).all() and (out[:, :10] == 230).all()
+    assert (out[10:50, 10:310] == crop).all()
 
 
 # ---------------------------------------------------------------- with the real models
@@ -99,6 +119,62 @@ def test_a_russian_page_is_read_in_cyrillic_and_not_turned(reader):
     assert outcome.scripts == ("Cyrillic",)
     assert similarity(text_of(outcome), "\n".join(RUSSIAN)) >= 0.95, text_of(outcome)
     assert outcome.unread == () and outcome.unreadable == ()
+
+
+def pp_ocr_widths(reader, monkeypatch) -> list[int]:
+    """The widths of the crops the PP-OCR recogniser is given from now on."""
+    widths: list[int] = []
+    recognize = reader.recognizer.recognize
+
+    def counted(crops):
+        widths.extend(c.shape[1] for c in crops)
+        return recognize(crops)
+
+    monkeypatch.setattr(reader.recognizer, "recognize", counted)
+    return widths
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("key, upside_down", [("russian", False), ("hebrew", True)])
+def test_a_page_in_another_script_is_read_by_tesseract_alone(reader, monkeypatch, key,
+                                                             upside_down):
+    """PP-OCR reads only the first part of a line to find its script, never a whole line:
+    not the Russian lines, and not the widest Hebrew lines both ways when the line classifier
+    calls the upright page upside down."""
+    from engine.imaging import crop_quad
+    from engine.ocr.scripts import RULES
+
+    image = page_image(key)
+    regions = reader.detector.detect(image)
+    crops = [crop_quad(image, r.quad) for r in regions]
+    assert reader.is_upside_down(image, regions, crops) == upside_down
+    widths = pp_ocr_widths(reader, monkeypatch)
+    outcome = reader.read(image)
+    assert outcome.rotation == 0 and outcome.scripts
+    assert widths and max(widths) <= RULES.probe_heights * max(c.shape[0] for c in crops) + 1
+    assert max(c.shape[1] for c in crops) > 3 * max(widths)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("key", ["german", "japanese"])
+def test_a_page_pp_ocr_reads_reads_as_it_did_without_the_script_probe(reader, key):
+    from engine.imaging import crop_quad
+    from engine.ocr.page_reader import MIN_LINE_SCORE
+
+    image = page_image(key)
+    crops = [crop_quad(image, r.quad) for r in reader.detector.detect(image)]
+    recognize = reader.recognizer.recognize
+    probed = reader.scripts.read_page(crops, recognize, MIN_LINE_SCORE)
+    plain = reader.scripts.read_again(crops, recognize(crops), MIN_LINE_SCORE)
+    assert probed == plain and probed.scripts == ()
+
+
+@pytest.mark.model
+def test_a_one_letter_word_keeps_its_space(reader):
+    """On the detector's tight crop of the Russian page's second line Tesseract's Cyrillic data
+    read "и в нём" as "ив нём"; with a margin around the crop it keeps the space."""
+    outcome = reader.read(page_image("russian"))
+    assert "и в нём" in text_of(outcome), text_of(outcome)
 
 
 @pytest.mark.model

@@ -85,8 +85,9 @@ def test_the_script_set_keeps_its_faults(tmp_path, doubling, monkeypatch):
 
     monkeypatch.setattr(scripts, "tesseract_page", lambda path, language: ("", 0.0))
     results = scripts.measure([SAMPLES[0]], tmp_path, seed=1)
-    assert _faults(results["pages"]) == [[DUPLICATE]] * 3  # digital, clean and degraded
-    assert results["math_faults"]["faults"] == 3
+    # one page per variant: born-digital, clean and degraded scans, two columns
+    assert _faults(results["pages"]) == [[DUPLICATE]] * len(scripts.VARIANTS)
+    assert results["math_faults"]["faults"] == len(scripts.VARIANTS)
 
 
 def test_the_formula_image_set_keeps_its_faults(tmp_path):

@@ -1,6 +1,7 @@
 """Pages of the multi-script set: each sample's paragraphs set with PyMuPDF's HTML layout (its
-HarfBuzz shaping joins Arabic letters and orders Indic clusters), as a born-digital PDF, a clean
-200 dpi scan and a degraded one (a slight turn, blur, sensor noise, JPEG)."""
+HarfBuzz shaping joins Arabic letters and orders Indic clusters), in one column or two, as a
+born-digital PDF, clean scans at 150, 200 and 300 dpi and degraded ones (a slight turn, blur,
+sensor noise, JPEG)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import functools
 import html
 import io
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -57,7 +59,8 @@ def font_folder(font: str) -> tuple[Path, str]:
 
 def page_pdf(sample: Sample, columns: int = 1) -> bytes:
     """The sample set on an A4 page, paragraph by paragraph, in one or two columns (right to
-    left for a right-to-left script)."""
+    left for a right-to-left script): the first half of the paragraphs in the first column,
+    so the paragraphs' order is the reading order."""
     folder, file_name = font_folder(sample.font)
     css = (f"@font-face {{font-family: body; src: url({file_name});}} "
            f"p {{font-family: body; font-size: {FONT_SIZE_PT}px; line-height: 1.6; "
@@ -68,16 +71,37 @@ def page_pdf(sample: Sample, columns: int = 1) -> bytes:
     page = doc.new_page(width=PAGE_WIDTH_PT, height=PAGE_HEIGHT_PT)
     archive = pymupdf.Archive(str(folder))
     width = (PAGE_WIDTH_PT - 2 * MARGIN_PT - (columns - 1) * 24) / columns
+    per_column = -(-len(sample.paragraphs) // columns)
     for column in range(columns):
         order = columns - 1 - column if sample.right_to_left else column
         x0 = MARGIN_PT + order * (width + 24)
         text = body if columns == 1 else "".join(
-            f"<p{direction}>{html.escape(p)}</p>" for p in sample.paragraphs[column::columns])
+            f"<p{direction}>{html.escape(p)}</p>"
+            for p in sample.paragraphs[column * per_column:(column + 1) * per_column])
         page.insert_htmlbox(pymupdf.Rect(x0, MARGIN_PT, x0 + width, PAGE_HEIGHT_PT - MARGIN_PT),
                             text, css=css, archive=archive)
     data = doc.tobytes(garbage=3, deflate=True)
     doc.close()
     return data
+
+
+# Where a paragraph may be cut in two for a two-column page: after a sentence's end.
+SENTENCE_ENDS = (". ", "。", "। ", "? ", "! ")
+
+
+def two_column_sample(sample: Sample) -> Sample:
+    """The sample with a paragraph for each column: a one-paragraph sample cut at the
+    sentence end nearest its middle (at the space nearest it, for Thai, which has none)."""
+    if len(sample.paragraphs) > 1:
+        return sample
+    [text] = sample.paragraphs
+    middle = len(text) / 2
+    cuts = [i + len(end) for end in SENTENCE_ENDS for i in range(len(text))
+            if text.startswith(end, i) and i + len(end) < len(text)]
+    if not cuts:
+        cuts = [i + 1 for i, char in enumerate(text) if char == " "]
+    cut = min(cuts, key=lambda i: abs(i - middle))
+    return replace(sample, paragraphs=(text[:cut].strip(), text[cut:].strip()))
 
 
 def render(pdf: bytes, dpi: int = DPI) -> np.ndarray:

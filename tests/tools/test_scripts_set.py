@@ -1,0 +1,63 @@
+"""The multi-script set's variants, its bar and its speed block (tools/scripts), without models."""
+
+from __future__ import annotations
+
+from tools.scripts.__main__ import VARIANT_SPECS, VARIANTS, short_of_acceptance, variant_sample
+from tools.scripts.readme import bench_markdown, readme_markdown
+from tools.scripts.texts import SAMPLES
+
+
+def sample(key: str):
+    return next(s for s in SAMPLES if s.key == key)
+
+
+def test_the_set_has_every_resolution_and_two_columns_clean_and_degraded():
+    scans = {(dpi, columns, degraded) for dpi, columns, degraded in VARIANT_SPECS.values()
+             if dpi is not None}
+    assert {(dpi, 1, degraded) for dpi in (150, 200, 300) for degraded in (False, True)} <= scans
+    assert {(200, 2, False), (200, 2, True)} <= scans
+    assert "digital" in VARIANTS
+
+
+def test_a_two_column_page_cuts_its_paragraph_at_a_sentence_end_and_keeps_its_text():
+    for key in ("russian", "hindi", "japanese", "thai"):
+        one = sample(key)
+        two = variant_sample(one, "two-column")
+        assert len(two.paragraphs) == 2
+        assert "".join(two.paragraphs).replace(" ", "") == one.paragraphs[0].replace(" ", "")
+    assert variant_sample(sample("russian"), "two-column").paragraphs[0].endswith(".")
+    # A sample of several paragraphs keeps them.
+    mixed = sample("english_russian")
+    assert variant_sample(mixed, "two-column") == mixed
+
+
+def row(key, variant, paperlens, tesseract=None):
+    out = {"sample": key, "script": "Cyrillic", "variant": variant, "paperlens": paperlens,
+           "status": "ok", "scripts": ["Cyrillic"]}
+    if tesseract is not None:
+        out["tesseract"] = tesseract
+    return out
+
+
+def test_pages_short_of_the_bar_are_named():
+    rows = [row("russian", "clean", 0.96, 1.0), row("tamil", "clean", 0.944, 0.944),
+            row("korean", "degraded", 0.97, 0.98), row("korean", "degraded-300", 0.99, 0.98),
+            row("hindi", "digital", 0.97)]
+    short = short_of_acceptance(rows)
+    assert short == ["tamil clean: 0.944 < 0.95", "korean degraded: 0.970 < Tesseract 0.980",
+                     "hindi digital: 0.970 < 0.98"]
+    table = readme_markdown({"pages": rows, "summary": {"short_of_acceptance": short}})
+    assert "0.970 / 0.980" in table and "tamil clean: 0.944 < 0.95" in table
+
+
+def test_the_speed_block_gives_each_page_against_both_tesseract_runs():
+    results = {"repeat": 3, "cpu_count": 2, "load_average_1m": {"start": 1.0, "end": 2.0},
+               "same_script_pages": [{"page": "german", "ratio": 1.01}],
+               "other_script_pages": [{"page": "russian", "language": "rus", "paperlens_s": 2.0,
+                                       "tesseract_command_s": 2.5, "tesseract_warm_s": 0.2,
+                                       "ratio_command": 0.8, "ratio_warm": 10.0}],
+               "median_ratio_same_script": 1.01, "max_ratio_same_script": 1.01,
+               "median_ratio_command": 0.8, "median_ratio_warm": 10.0}
+    block = bench_markdown(results)
+    assert "| russian | rus | 2.00 | 2.50 | 0.20 | 0.80 | 10.00 |" in block
+    assert "median 1.010" in block
