@@ -38,6 +38,7 @@ from engine.structure.furniture import mark_furniture
 from engine.structure.headings import document_headings
 from engine.structure.stage import assemble_blocks, crop_figures, drop_line_number_gutter
 from engine.tables.across_pages import join_tables_across_pages
+from engine.tables.lineless import find_lineless_tables
 from engine.tables.stage import recognize_tables
 from engine.types import DocumentResult, PageError, PageResult, Status, document_status
 
@@ -53,6 +54,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("line_numbers", drop_line_number_gutter),     # engine/structure: 1, 2, 3 ... in a margin
     ("formula_image", recognize_formula_image),    # engine/formulas: an image that is a formula
     ("math_lines", find_math_lines),               # engine/formulas: display math left loose
+    ("lineless_tables", find_lineless_tables),     # engine/tables: text-layer columns
     ("table", recognize_tables),                   # engine/tables
     ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
     ("figures", crop_figures),                     # engine/structure

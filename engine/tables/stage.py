@@ -8,11 +8,13 @@ from dataclasses import replace
 
 from engine.page import PageState, keep_crop, regions_of
 from engine.tables.evidence import cuts_through_lines, is_leader_list, is_prose_columns
-from engine.types import BlockKind
+from engine.tables.lineless import table_in_region
+from engine.types import BlockKind, TextSource
 
 
 def recognize_tables(page: PageState, models) -> PageState:
-    tables = regions_of(page, BlockKind.TABLE)
+    # A table found from the text layer's alignment (engine/tables/lineless.py) is read already.
+    tables = [i for i in regions_of(page, BlockKind.TABLE) if page.regions[i].table is None]
     if not tables:
         return page
     recognizer = models.table_recognizer()
@@ -22,8 +24,13 @@ def recognize_tables(page: PageState, models) -> PageState:
         crop = page.crop(box)
         lines = page.region_lines(box)
         result = recognizer.recognize(crop, lines)
-        if (is_prose_columns(result, crop) or cuts_through_lines(result, lines)
-                or is_leader_list(result, [ln.text for ln in lines])):
+        rejected = (is_prose_columns(result, crop) or cuts_through_lines(result, lines)
+                    or is_leader_list(result, [ln.text for ln in lines]))
+        lineless = (table_in_region(lines) if page.text_source is TextSource.TEXT_LAYER
+                    and (rejected or not result.ok) else None)
+        if lineless is not None:
+            regions[i] = replace(regions[i], table=lineless)
+        elif rejected:
             regions[i] = replace(regions[i], kind=BlockKind.TEXT)
         elif result.ok:
             regions[i] = replace(regions[i], table=result.table)
