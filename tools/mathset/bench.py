@@ -7,10 +7,9 @@ median time of the inline-math stage itself."""
 from __future__ import annotations
 
 import shutil
-import statistics
-import time
 from pathlib import Path
 
+from tools.onoff_bench import time_on_off
 from tools.mathset.generate import generate
 from tools.mathset.measure import SCAN_SUFFIX
 
@@ -42,24 +41,12 @@ def bench(folder: Path, runs: int = 3, seed: int = 1) -> dict:
     from settings import SettingsStore
 
     engine = Engine(SettingsStore().load())
-    settings = {"on": ConvertOptions(inline_math=True), "off": ConvertOptions(inline_math=False)}
     rows = {}
     for label, (variant, path) in _inputs(folder, seed).items():
-        walls: dict[str, list[float]] = {"on": [], "off": []}
-        stage: list[float] = []
-        for options in settings.values():  # warm-up: sessions made, caches filled
-            engine.convert(path, options)
-        order = list(settings.items())
-        for run in range(runs):
-            for name, options in (order if run % 2 == 0 else order[::-1]):
-                start = time.perf_counter()
-                result = engine.convert(path, options)
-                walls[name].append(time.perf_counter() - start)
-                if name == "on":
-                    stage.append(sum(p.timings_s.get("inline_math", 0.0) for p in result.pages))
-        on, off = statistics.median(walls["on"]), statistics.median(walls["off"])
-        rows[label] = {"variant": variant, "runs": runs, "median_on_s": round(on, 3),
-                       "median_off_s": round(off, 3), "ratio": round(on / off, 3),
-                       "median_inline_stage_s": round(statistics.median(stage), 3),
+        timed = time_on_off(engine, path, ConvertOptions(inline_math=True),
+                            ConvertOptions(inline_math=False), "inline_math", runs)
+        rows[label] = {"variant": variant, "runs": runs, "median_on_s": timed["median_on_s"],
+                       "median_off_s": timed["median_off_s"], "ratio": timed["ratio"],
+                       "median_inline_stage_s": timed["median_stage_s"],
                        "limit": LIMITS[variant]}
     return {"pages": rows, "within_limits": all(r["ratio"] <= r["limit"] for r in rows.values())}

@@ -6,10 +6,9 @@ time, and their ratio."""
 
 from __future__ import annotations
 
-import statistics
-import time
 from pathlib import Path
 
+from tools.onoff_bench import time_on_off
 from tools.photos import camera, pages
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -34,22 +33,11 @@ def bench(folder: Path, runs: int = 3, seed: int = 1) -> dict:
     from settings import SettingsStore
 
     engine = Engine(SettingsStore().load())
-    settings = {"on": ConvertOptions(), "off": ConvertOptions(dewarp=False)}
     rows = {}
     for label, path in _inputs(folder, seed).items():
-        walls: dict[str, list[float]] = {"on": [], "off": []}
-        stage: list[float] = []
-        for name, options in settings.items():  # warm-up: sessions made, caches filled
-            engine.convert(path, options)
-        for _ in range(runs):
-            for name, options in settings.items():
-                start = time.perf_counter()
-                result = engine.convert(path, options)
-                walls[name].append(time.perf_counter() - start)
-                if name == "on":
-                    stage.append(sum(p.timings_s.get("photo", 0.0) for p in result.pages))
-        on, off = statistics.median(walls["on"]), statistics.median(walls["off"])
-        rows[label] = {"runs": runs, "median_on_s": round(on, 3), "median_off_s": round(off, 3),
-                       "ratio": round(on / off, 3),
-                       "median_photo_stage_s": round(statistics.median(stage), 3)}
+        timed = time_on_off(engine, path, ConvertOptions(), ConvertOptions(dewarp=False),
+                            "photo", runs)
+        rows[label] = {"runs": runs, "median_on_s": timed["median_on_s"],
+                       "median_off_s": timed["median_off_s"], "ratio": timed["ratio"],
+                       "median_photo_stage_s": timed["median_stage_s"]}
     return {"pages": rows}
