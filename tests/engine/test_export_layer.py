@@ -15,6 +15,7 @@ from engine.export.text_placement import WORD_GAP, line_runs
 from engine.ocr.recognition import CTC_STRIDE_PX, REC_HEIGHT, ctc_decode
 from engine.ocr.word_boxes import line_words, word_spans
 from engine.types import Block, BlockKind, Box, DocumentResult, Line, PageResult, TextSource, Word
+from table_samples import table_of
 
 
 def test_ctc_decode_keeps_each_characters_step():
@@ -86,7 +87,7 @@ def test_table_lines_follow_the_cells():
     lines = (line("0.97", 200, 40), line("Run", 0, 0), line("OTSL", 0, 20),
              line("Total across runs 1.93", 0, 60), line("HTML", 0, 40), line("0.96", 200, 20),
              line("Score", 200, 0))
-    assert [ln.text for ln in table_lines(html, lines)] == [
+    assert [ln.text for ln in table_lines(table_of(html), lines)] == [
         "Run", "Score", "OTSL", "HTML", "0.96", "0.97", "Total across runs 1.93"]
 
 
