@@ -192,12 +192,31 @@ def find_lineless_tables(page: PageState, models) -> PageState:
         from_text = sum(homes[id(line)] is not BlockKind.TABLE for line in table.lines)
         if from_text < MIN_TEXT_LINES or ruled(page.crop(table.box)):
             continue
-        regions = [r for r in regions if not (r.kind in TAKEN_KINDS | {BlockKind.TABLE}
-                                              and r.box.share_inside(table.box) >= TAKEN_SHARE)]
+        taken = [r for r in regions if r.kind in TAKEN_KINDS | {BlockKind.TABLE}
+                 and r.box.share_inside(table.box) >= TAKEN_SHARE]
+        if _leaves_out(page.lines, table, taken) or _held_elsewhere(table, regions, taken):
+            continue
+        regions = [r for r in regions if all(r is not t for t in taken)]
         regions.append(Region(kind=BlockKind.TABLE, box=table.box, label="lineless",
                               table=table.grid))
         changed = True
     return replace(page, regions=tuple(regions)) if changed else page
+
+
+def _leaves_out(lines: tuple[Line, ...], table: LinelessTable, taken: list[Region]) -> bool:
+    """Whether taking the regions into the table would lose text: a line with text inside the
+    table's box, or held by a region it takes, that is not one of the table's cells."""
+    cells = {id(line) for line in table.lines}
+    return any(line.text.strip() and id(line) not in cells and (
+        line.box.share_inside(table.box) >= 0.5
+        or any(line.box.share_inside(r.box) >= 0.5 for r in taken)) for line in lines)
+
+
+def _held_elsewhere(table: LinelessTable, regions: list[Region], taken: list[Region]) -> bool:
+    """Whether a cell's line stays held by a region the table does not take (its text would
+    then be read twice, in that region and in the table)."""
+    kept = [r for r in regions if all(r is not t for t in taken)]
+    return any(line.box.share_inside(r.box) >= 0.5 for line in table.lines for r in kept)
 
 
 def _home(line: Line, regions: list[Region]) -> BlockKind | None:

@@ -121,3 +121,15 @@ def test_a_table_region_the_table_model_misread_is_read_from_its_lines(table_pag
     assert grid is not None and (grid.rows, grid.cols) == (len(ROWS) + 1, len(HEADER))
     # A region holding more than the table (a paragraph too) is not one lineless table.
     assert table_in_region(lines) is None
+
+
+def test_a_region_holding_prose_beside_the_rows_is_not_taken_in(table_page):
+    lines, image = table_page
+    # One text region over the paragraph and the rows: taking it into the table would drop
+    # the paragraph's lines, so the page is left as the layout model saw it.
+    whole = lines[0].box
+    for line in lines[1:]:
+        whole = whole.union(line.box)
+    region = Region(BlockKind.TEXT, whole)
+    page = find_lineless_tables(_state(lines, image, [region]), None)
+    assert page.regions == (region,)
