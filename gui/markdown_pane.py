@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, QUrl, Qt, Signal
 from PySide6.QtGui import (QColor, QFontDatabase, QFontInfo, QFontMetricsF, QImage, QImageReader,
-                           QPalette, QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument)
+                           QPalette, QTextBlock, QTextBlockFormat, QTextCharFormat, QTextCursor,
+                           QTextDocument, QTextFragment)
 from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QTextBrowser, QTextEdit
 
 from gui.background import run_in_background
@@ -52,29 +54,34 @@ def figure_links(pages: Any, positions: dict[str, int]) -> list[BlockLink]:
     return links
 
 
-def fit_images(document: QTextDocument, max_width: int) -> None:
-    """Shrink pictures wider than `max_width` so the rendered Markdown needs no sideways scroll."""
+def image_fragments(document: QTextDocument) -> Iterator[tuple[QTextBlock, QTextFragment]]:
+    """Every picture in the document, with the paragraph it sits in, in order."""
     block = document.begin()
     while block.isValid():
         it = block.begin()
         while not it.atEnd():
             fragment = it.fragment()
-            fmt = fragment.charFormat()
-            if fmt.isImageFormat():
-                image_format = fmt.toImageFormat()
-                url = document.baseUrl().resolved(QUrl(image_format.name()))
-                # A typeset formula is a resource in memory, sized to the text already.
-                size = QImageReader(url.toLocalFile()).size() if url.isLocalFile() else QSize()
-                if size.isValid() and size.width() > max_width and image_format.width() <= 0:
-                    image_format.setWidth(max_width)
-                    image_format.setHeight(size.height() * max_width / size.width())
-                    cursor = QTextCursor(document)
-                    cursor.setPosition(fragment.position())
-                    cursor.setPosition(fragment.position() + fragment.length(),
-                                       QTextCursor.MoveMode.KeepAnchor)
-                    cursor.setCharFormat(image_format)
+            if fragment.charFormat().isImageFormat():
+                yield block, fragment
             it += 1
         block = block.next()
+
+
+def fit_images(document: QTextDocument, max_width: int) -> None:
+    """Shrink pictures wider than `max_width` so the rendered Markdown needs no sideways scroll."""
+    for _, fragment in image_fragments(document):
+        image_format = fragment.charFormat().toImageFormat()
+        url = document.baseUrl().resolved(QUrl(image_format.name()))
+        # A typeset formula is a resource in memory, sized to the text already.
+        size = QImageReader(url.toLocalFile()).size() if url.isLocalFile() else QSize()
+        if size.isValid() and size.width() > max_width and image_format.width() <= 0:
+            image_format.setWidth(max_width)
+            image_format.setHeight(size.height() * max_width / size.width())
+            cursor = QTextCursor(document)
+            cursor.setPosition(fragment.position())
+            cursor.setPosition(fragment.position() + fragment.length(),
+                               QTextCursor.MoveMode.KeepAnchor)
+            cursor.setCharFormat(image_format)
 
 
 def formula_links(pages: Any, positions: dict[str, int],
@@ -110,29 +117,23 @@ def formula_crops(pages: Any, markdown: str) -> dict[str, str]:
 def align_formulas(document: QTextDocument, formulas: dict[str, Formula]) -> None:
     """Inline formulas sit on the line's baseline (their pictures are padded for AlignMiddle);
     a paragraph that is one display formula is centred."""
-    block = document.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            fmt = fragment.charFormat()
-            formula = formulas.get(fmt.toImageFormat().name()) if fmt.isImageFormat() else None
-            if formula is not None:
-                cursor = QTextCursor(document)
-                cursor.setPosition(fragment.position())
-                if formula.display:
-                    if block.length() == 2:  # the picture and the paragraph's end
-                        centred = QTextBlockFormat()
-                        centred.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-                        cursor.mergeBlockFormat(centred)
-                else:
-                    middle = QTextCharFormat()
-                    middle.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
-                    cursor.setPosition(fragment.position() + fragment.length(),
-                                       QTextCursor.MoveMode.KeepAnchor)
-                    cursor.mergeCharFormat(middle)
-            it += 1
-        block = block.next()
+    for block, fragment in image_fragments(document):
+        formula = formulas.get(fragment.charFormat().toImageFormat().name())
+        if formula is None:
+            continue
+        cursor = QTextCursor(document)
+        cursor.setPosition(fragment.position())
+        if formula.display:
+            if block.length() == 2:  # the picture and the paragraph's end
+                centred = QTextBlockFormat()
+                centred.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+                cursor.mergeBlockFormat(centred)
+        else:
+            middle = QTextCharFormat()
+            middle.setVerticalAlignment(QTextCharFormat.VerticalAlignment.AlignMiddle)
+            cursor.setPosition(fragment.position() + fragment.length(),
+                               QTextCursor.MoveMode.KeepAnchor)
+            cursor.mergeCharFormat(middle)
 
 
 def read_markdown(path: Path) -> str:

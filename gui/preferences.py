@@ -19,7 +19,7 @@ from gui.device_text import configured_text, decided_text, details_text, effecti
     reason_text
 from gui.model_list import ModelTable
 from gui.reading_choices import ReadingChoices
-from gui.reading_options import ReadingSwitches
+from gui.reading_options import ReadingSwitches, combo_of
 from gui.watched_folders import WatchedFoldersTab
 from settings import SettingsError, SettingsStore
 
@@ -32,13 +32,6 @@ SWITCH_KEYS = {"keep_furniture": "output.keep_furniture", "table_format": "outpu
                "inline_math": "output.inline_math", "layout": "model.layout",
                "dewarp": "output.dewarp", "languages": "model.languages"}
 
-
-def _combo(items: list[tuple[str, str]], name: str) -> QComboBox:
-    combo = QComboBox()
-    combo.setObjectName(name)
-    for value, text in items:
-        combo.addItem(text, value)
-    return combo
 
 
 def _select(combo: QComboBox, value: str) -> None:
@@ -91,7 +84,7 @@ class PreferencesDialog(QDialog):
     # -- tabs ---------------------------------------------------------------------------------
 
     def _device_tab(self) -> QWidget:
-        self.device_combo = _combo([("auto", self.tr("Automatic (measure once, keep the faster)")),
+        self.device_combo = combo_of([("auto", self.tr("Automatic (measure once, keep the faster)")),
                                     ("cpu", self.tr("CPU")), ("gpu", self.tr("GPU"))],
                                    "deviceCombo")
         self.device_combo.currentIndexChanged.connect(self._on_device_chosen)
@@ -204,7 +197,7 @@ class PreferencesDialog(QDialog):
         return tab
 
     def _interface_tab(self) -> QWidget:
-        self.language_combo = _combo([("system", self.tr("System language")),
+        self.language_combo = combo_of([("system", self.tr("System language")),
                                       ("en", "English"), ("zh_CN", "简体中文")],
                                      "languageCombo")
         self.language_combo.currentIndexChanged.connect(

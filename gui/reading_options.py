@@ -147,13 +147,13 @@ class ReadingSwitches(QWidget):
         self.dewarp_check.setToolTip(self.tr(
             "A photo of a page is cut to the page, its perspective undone and a curled page "
             "flattened before it is read. Off: the picture is read as it is."))
-        self.table_combo = _combo([("html", self.tr("HTML")),
+        self.table_combo = combo_of([("html", self.tr("HTML")),
                                    ("markdown", self.tr("Markdown (simple tables only)"))],
                                   "tableFormat")
         self.table_combo.setToolTip(self.tr(
             "Markdown writes pipe tables where no cell spans rows or columns; other tables stay "
             "HTML."))
-        self.layout_combo = _combo([("doclaynet", self.tr("DocLayNet (papers, reports, forms)")),
+        self.layout_combo = combo_of([("doclaynet", self.tr("DocLayNet (papers, reports, forms)")),
                                     ("cdla", self.tr("CDLA (Chinese documents)")),
                                     ("none", self.tr("None (paragraphs by geometry only)"))],
                                    "layoutModel")
@@ -247,7 +247,8 @@ class ReadAgainDialog(QDialog):
         return self.switches.choices(self.pages_edit.pages)
 
 
-def _combo(items: list[tuple[str, str]], name: str) -> QComboBox:
+def combo_of(items: list[tuple[str, str]], name: str) -> QComboBox:
+    """A combo box of (value, shown text) items, named for tests and styles."""
     combo = QComboBox()
     combo.setObjectName(name)
     for value, text in items:
