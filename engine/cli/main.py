@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="read the pages on a Ray cluster (host:port of its head; without "
                               "it, RAY_ADDRESS or a Ray started here); needs the cluster extra")
     convert.add_argument("--inline-math", choices=("on", "off"),
-                         help="formulas inside running text as $...$ (born-digital pages); off "
+                         help="formulas inside running text as $...$ (born-digital pages from "
+                              "their math fonts, scans from words read with math symbols); off "
                               "keeps the text as the page spells it (default: the "
                               "output.inline_math setting, on)")
     convert.add_argument("--dewarp", action=argparse.BooleanOptionalAction,
