@@ -17,15 +17,15 @@ the blocks stays hand-written.
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
-from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from tools.bench import readme as bench_readme
 from tools.headings import readme as headings_readme
 from tools.peers import report as peers_report
+from tools import readme_blocks
+from tools.readme_blocks import (DEFAULT_README, DEFAULT_RESULTS, MARKED_BLOCK, BlockError,
+                                  Blocks)
 from tools.photos import readme as photos_readme
 from tools.scripts import readme as scripts_readme
 from tools.structure import readme as structure_readme
@@ -34,12 +34,9 @@ from tools.officeset import readme as officeset_readme
 from tools.uishots import readme as uishots_readme
 from tools.xtables import readme as xtables_readme
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_README = REPO_ROOT / "README.md"
-DEFAULT_RESULTS = REPO_ROOT / "docs" / "results"
 
 # Block name -> (results file in docs/results, the function that writes the block from it).
-BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
+BLOCKS: Blocks = {
     "bench": ("bench.json", bench_readme.readme_markdown),
     "peers": ("peers.json", peers_report.readme_markdown),
     "structure": ("structure.json", structure_readme.readme_markdown),
@@ -56,42 +53,10 @@ BLOCKS: dict[str, tuple[str, Callable[[Mapping], str]]] = {
     "headings": ("headings.json", headings_readme.readme_markdown),
 }
 
-_BLOCK = re.compile(r"(<!-- results: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"
-                    r"(<!-- /results: (?P=name) -->)", re.S)
 
-
-class BlockError(ValueError):
-    """A marked block names no known results file, or its file cannot be read."""
-
-
-def block_text(name: str, results_dir: Path,
-               blocks: Mapping[str, tuple[str, Callable[[Mapping], str]]] = BLOCKS) -> str:
-    """A block's generated Markdown, from its results file."""
-    if name not in blocks:
-        raise BlockError(f"unknown results block {name!r}; known: {', '.join(blocks)}")
-    filename, write = blocks[name]
-    path = results_dir / filename
-    try:
-        results = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise BlockError(f"block {name!r}: cannot read {path}: {error}") from error
-    return write(results).rstrip("\n") + "\n"
-
-
-def regenerate(text: str, results_dir: Path,
-               blocks: Mapping[str, tuple[str, Callable[[Mapping], str]]] = BLOCKS
-               ) -> tuple[str, list[str]]:
+def regenerate(text: str, results_dir: Path, blocks: Blocks = BLOCKS) -> tuple[str, list[str]]:
     """`text` with every marked block rewritten, and the names of the blocks that changed."""
-    changed: list[str] = []
-
-    def rewrite(match: re.Match) -> str:
-        body = block_text(match["name"], results_dir, blocks)
-        if body != match["body"]:
-            changed.append(match["name"])
-        return match.group(1) + body + match.group(4)
-
-    return _BLOCK.sub(rewrite, text), changed
-
+    return readme_blocks.regenerate(text, results_dir, blocks)
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.readme_tables",
@@ -108,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     except BlockError as error:
         print(f"readme_tables: {error}", file=sys.stderr)
         return 2
-    if not _BLOCK.search(text):
+    if not MARKED_BLOCK.search(text):
         print(f"readme_tables: no results block in {args.readme}", file=sys.stderr)
         return 2
     if args.check:

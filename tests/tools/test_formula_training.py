@@ -154,7 +154,7 @@ HAS_BROWSER = all(shutil.which(t) for t in ("node", "npm")) and shutil.which("ch
 @pytest.mark.skipif(not HAS_BROWSER, reason="KaTeX renders need Node, npm and Chromium")
 def test_katex_renders_are_stored_like_tex_renders_and_refusals_left_out(tmp_path):
     from tools.formula import katex
-    from tools.formula_images import browser
+    from tools.formula import browser
 
     try:
         browser.prepare(katex.NODE_DIR)

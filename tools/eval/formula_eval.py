@@ -32,8 +32,7 @@ from tools.eval.formula_scores import latex_corpus_bleu, token_exact, token_simi
 from tools.eval.latex_compile import CompileCheckUnavailable, check_formulas, find_compiler
 from tools.eval.formula_items import (DEV_GROUP, DEV_MANIFEST, FORMULA_SET_DIR, REPO_ROOT,
                                        SET_GROUPS, FormulaItem, is_multiline, load_dev_crops,
-                                       load_formula_set)
-from tools.formula.render import read_chunk_index
+                                       load_formula_set, read_chunk_index)
 
 DEFAULT_OUT = REPO_ROOT / "build" / "eval" / "formula.json"
 

@@ -1,5 +1,6 @@
 """The formula sets as items: the formula evaluation set, the dev set's formula crops. Read by
-the formula evaluation and by the training corpus, which leaves every one of them out."""
+the formula evaluation and by the training corpus, which leaves every one of them out; and the
+chunks of a training render folder (tools/formula/render.py writes them)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,10 @@ def load_dev_crops(manifest: Path) -> list[FormulaItem]:
         for item in load_manifest(manifest)
         if item.truth_format == "latex"
     ]
+
+
+def read_chunk_index(renders: Path):
+    """Every finished chunk of a render folder, in order: its ``.bin`` path and its items
+    (``offset``, ``size`` and ``tokens`` of each PNG). Chunks without their JSON are unfinished."""
+    for meta in sorted(renders.glob("chunk-*.json")):
+        yield meta.with_suffix(".bin"), json.loads(meta.read_text(encoding="utf-8"))["items"]

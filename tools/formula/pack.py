@@ -29,7 +29,7 @@ import numpy as np
 from engine.formulas.model import TRAINED_MAX_HEIGHT
 from engine.formulas.latex_tokens import detokenize, normalize
 from tools.formula.corpus import DEFAULT_OUT
-from tools.formula.render import read_chunk_index
+from tools.eval.formula_items import read_chunk_index
 
 PART = 4096
 LEVELS = 4

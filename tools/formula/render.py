@@ -31,6 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tools.eval.formula_items import read_chunk_index
+from tools.formula import katex
 from tools.formula.corpus import DEFAULT_OUT
 
 CHUNK = 128
@@ -159,13 +161,6 @@ def store_image(img: np.ndarray, rng: random.Random) -> np.ndarray | None:
     return (img // 17 * 17).astype(np.uint8)
 
 
-def read_chunk_index(renders: Path):
-    """Every finished chunk of a render folder, in order: its ``.bin`` path and its items
-    (``offset``, ``size`` and ``tokens`` of each PNG). Chunks without their JSON are unfinished."""
-    for meta in sorted(renders.glob("chunk-*.json")):
-        yield meta.with_suffix(".bin"), json.loads(meta.read_text(encoding="utf-8"))["items"]
-
-
 def render_chunk(args: tuple[int, list[dict], Path, int, str]) -> int:
     index, records, out, seed, renderer = args
     meta_path = out / f"chunk-{index:05d}.json"
@@ -176,9 +171,6 @@ def render_chunk(args: tuple[int, list[dict], Path, int, str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         latex = [r["latex"] for r in records]
         if renderer == "katex":
-            # Imported here: the formula-image generator katex.py builds on imports this module.
-            from tools.formula import katex
-
             setup = {"renderer": "katex", "seed": setup["seed"]}
             images = katex.typeset(latex, setup["seed"], Path(tmp))
         else:

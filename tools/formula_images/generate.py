@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 
 from tools.formula.corpus import eval_keys
-from tools.formula_images import browser, tex
+from tools.formula import browser
+from tools.formula_images import tex
 from tools.formula_images.html_items import TEXT_KINDS, formula_shot, text_shot
 from tools.formula_images.looks import Look, colourise, draw_look, encode, finish
 from tools.formula_images.sources import FormulaPool, load_text
@@ -112,7 +113,7 @@ def _render(planned: list[Planned], raw: Path, rng: random.Random) -> dict[str, 
     images = {key: colourise(grey, next(p.look for p in planned if p.id == key))
               for key, grey in tex.typeset(sources).items()}
     shots = [item.shot for item in planned if item.shot is not None]
-    outcomes = browser.take(shots, DEFAULT_ROOT / "node") if shots else {}
+    outcomes = browser.take(shots, browser.NODE_DIR) if shots else {}
     for item in planned:
         if item.shot is None or outcomes.get(item.id) != "ok":
             continue

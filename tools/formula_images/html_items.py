@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 import random
 
-from tools.formula_images.browser import Shot
+from tools.formula.browser import Shot
+from tools.formula.katex import ZOOMS, katex_shot
 from tools.formula_images.looks import Look
 from tools.formula_images.sources import FormulaPool, TextSource
 
@@ -15,7 +16,6 @@ SERIF = ("DejaVu Serif", "Liberation Serif", "Nimbus Roman", "P052", "C059", "La
          "URW Bookman", "Charter")
 SANS = ("DejaVu Sans", "Liberation Sans", "Nimbus Sans", "URW Gothic", "Latin Modern Sans")
 MONO = ("DejaVu Sans Mono", "Liberation Mono", "Noto Mono", "Nimbus Mono PS")
-ZOOMS = (1.0, 1.0, 1.25, 1.5, 2.0, 3.0)
 TEXT_KINDS = ("paragraph", "line", "phrase", "heading", "code", "table", "list", "inline_math")
 
 
@@ -31,11 +31,9 @@ def _colours(look: Look) -> tuple[str, str]:
 
 
 def formula_shot(shot_id: str, out: str, latex: str, look: Look, rng: random.Random) -> Shot:
-    """KaTeX at 14-40 px, display style 70% of the time, at one of ZOOMS."""
+    """A formula typeset by KaTeX (tools/formula/katex.py) in the look's colours."""
     page, colours = _colours(look)
-    style = f"display:inline-block;padding:6px;font-size:{rng.randint(14, 40)}px;{colours}"
-    return Shot(shot_id, out, "@@MATH0@@", style, page, rng.choice(ZOOMS),
-                math=[{"latex": latex, "display": rng.random() < 0.7}])
+    return katex_shot(shot_id, out, latex, page, colours, rng)
 
 
 def _phrase(text: TextSource, rng: random.Random) -> str:

@@ -7,7 +7,7 @@ Tesseract.
     python -m tools.photos --light
 
 generates the set (tools/photos/generate.py), measures it (tools/photos/measure.py) and rewrites
-the README's photo table (tools/readme_tables.py); with --pages, only the pages named are
+the README's photo table (tools/readme_blocks.py); with --pages, only the pages named are
 photographed and read again, the other pages' rows kept from the results file; with --bench,
 times the photo steps on a flat scan and on photos instead (tools/photos/bench.py ->
 docs/results/photos_bench.json);
@@ -54,9 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         path = args.results.with_name("photos_bench.json")
         path.write_text(json.dumps(timings, indent=1) + "\n", encoding="utf-8")
         print(json.dumps(timings, indent=1))
-        from tools import readme_tables
+        from tools import readme_blocks
+        from tools.photos import readme
 
-        return readme_tables.main([])
+        return readme_blocks.rewrite({"photos-bench": ("photos_bench.json",
+                                                       readme.bench_markdown)})
     folder = args.folder / f"seed-{args.seed}"
     earlier = None
     if args.pages and args.results.is_file():
@@ -66,11 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n",
                             encoding="utf-8")
-    from tools import readme_tables
+    from tools import readme_blocks
     from tools.eval.math_faults import summary_line
+    from tools.photos import readme
 
     print(summary_line(results["math_faults"]))
-    return readme_tables.main([])
+    return readme_blocks.rewrite({"photos": ("photos.json", readme.readme_markdown)})
 
 
 if __name__ == "__main__":

@@ -55,9 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     for key, row in results["summary"].items():
         print(key, row)
     if args.command == "all":
-        from tools.readme_tables import main as readme_tables
+        from tools import readme_blocks
+        from tools.uishots import readme
 
-        return readme_tables([])
+        return readme_blocks.rewrite({"uishots": ("uishots.json", readme.readme_markdown)})
     return 0
 
 

@@ -14,6 +14,9 @@ from pathlib import Path
 # puppeteer-core 24.43: drives the system's Chromium; the last line that runs on Node 18-20.
 NPM_PACKAGES = ("katex@0.16.22", "puppeteer-core@24.43.1")
 SCRIPT = Path(__file__).with_name("shots.mjs")
+NODE_DIR = Path(__file__).resolve().parents[2] / "build" / "formula_images" / "node"
+"""The npm folder (KaTeX, puppeteer-core) the formula renders and the formula-image generator
+install and share."""
 
 
 class BrowserUnavailable(RuntimeError):
