@@ -31,7 +31,6 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tools.eval.formula_items import read_chunk_index
 from tools.formula import katex
 from tools.formula.corpus import DEFAULT_OUT
 

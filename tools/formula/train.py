@@ -4,10 +4,10 @@
         --minutes 60 [--resume build/formula/run1/last.pt | --init build/formula/run-h200] \
         [--val build/formula/pack-val]
 
-All images live on the training device as uint8 tensors bucketed by width; every batch is
-augmented there (resampling to low resolution, small rotation/shear/scale, stroke thickening and
-thinning, blur, contrast and background changes, low-frequency texture, noise, grey-level
-quantisation), so a GPU is never starved by a CPU loader. A batch is a window of formulas of
+All images live on the training device as uint8 tensors bucketed by width (train_data.py); every
+batch is augmented there (augment.py: resampling to low resolution, small
+rotation/shear/scale, stroke thickening and thinning, blur, contrast and background changes,
+low-frequency texture, noise, grey-level quantisation), so a GPU is never starved by a CPU loader. A batch is a window of formulas of
 similar token length within one width bucket, so little of the decoder's work is padding. On a
 CPU, ``--freeze-backbone --dropout 0 --cpu-bf16`` fine-tunes a trained model (``--init``) at 26
 images/s against 9 for the whole model (two cores, batches of 32 at 64 x 384). The learning rate follows warm-up and a
@@ -22,12 +22,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import lzma
 import math
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,154 +33,9 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tools.formula.model import (HEIGHT, MAX_WIDTH, WIDTH_STEP, Config, FormulaModel,
-                                 carry_weights, config_like, load_weights)
-
-ROOT = Path(__file__).resolve().parents[2]
-VOCAB = ROOT / "resources" / "formula" / "vocab.txt"
-PAD, BOS, EOS, UNK = 0, 1, 2, 3
-PIXELS_PER_BATCH = 512 * 64 * 384
-
-
-def load_vocab(path: Path = VOCAB) -> list[str]:
-    return path.read_text(encoding="utf-8").splitlines()
-
-
-def _decode_part(args):
-    path, levels, shapes = args
-    raw = np.frombuffer(lzma.decompress(Path(path).read_bytes()), np.uint8)
-    out, pos = [], 0
-    import cv2
-    for h, w in shapes:
-        img = raw[pos:pos + h * w].reshape(h, w)
-        pos += h * w
-        ink = (levels - 1 - img).astype(np.float32) * (255.0 / (levels - 1))  # ink bright
-        width = max(8, round(w * HEIGHT / h))
-        if width > MAX_WIDTH:
-            height = max(8, round(h * MAX_WIDTH / w))
-            small = cv2.resize(ink, (MAX_WIDTH, height), interpolation=cv2.INTER_AREA)
-            canvas = np.zeros((HEIGHT, MAX_WIDTH), np.float32)
-            top = (HEIGHT - height) // 2
-            canvas[top:top + height] = small
-            ink = canvas
-        else:
-            ink = cv2.resize(ink, (width, HEIGHT), interpolation=cv2.INTER_LINEAR)
-        out.append(np.clip(ink, 0, 255).astype(np.uint8))
-    return out
-
-
-class Buckets:
-    """Images grouped by padded width and sorted by token length, kept on the training device."""
-
-    def __init__(self, data: Path, vocab: list[str], device: torch.device, workers: int):
-        index = json.loads(lzma.decompress((data / "index.json.xz").read_bytes()))
-        ids = {t: i for i, t in enumerate(vocab)}
-        jobs = [(str(data / p["file"]), p["levels"], p["shapes"]) for p in index["parts"]]
-        images: list[np.ndarray] = []
-        with ProcessPoolExecutor(workers) as pool:
-            for part in pool.map(_decode_part, jobs):
-                images.extend(part)
-        labels = [[ids.get(t, UNK) for t in toks.split()] for p in index["parts"]
-                  for toks in p["tokens"]]
-        groups: dict[int, list[int]] = {}
-        for i, img in enumerate(images):
-            width = min(MAX_WIDTH, -(-(img.shape[1] + 8) // WIDTH_STEP) * WIDTH_STEP)
-            groups.setdefault(width, []).append(i)
-        self.buckets = []
-        for width, members in sorted(groups.items()):
-            # A batch is a window of similar lengths; ties are scrambled so that renders of one
-            # formula do not sit side by side.
-            members.sort(key=lambda i: (len(labels[i]), (i * 2654435761) % 2 ** 32))
-            pixels = np.zeros((len(members), HEIGHT, width), np.uint8)
-            longest = max(len(labels[i]) for i in members) + 2
-            tokens = np.zeros((len(members), longest), np.int64)
-            for row, i in enumerate(members):
-                img = images[i][:, :width]
-                pixels[row, :, :img.shape[1]] = img
-                seq = [BOS, *labels[i], EOS]
-                tokens[row, :len(seq)] = seq
-            self.buckets.append({
-                "width": width, "pixels": torch.from_numpy(pixels).to(device),
-                "lengths": (tokens != PAD).sum(1),
-                "widths": torch.tensor([min(width, images[i].shape[1]) for i in members],
-                                       device=device),
-                "tokens": torch.from_numpy(tokens).to(device)})
-        self.count = len(images)
-        self.weights = np.array([len(b["tokens"]) for b in self.buckets], np.float64)
-        self.weights /= self.weights.sum()
-
-    def batch(self, rng: np.random.Generator, limit: int | None = None):
-        b = self.buckets[rng.choice(len(self.buckets), p=self.weights)]
-        size = max(8, min(1024, PIXELS_PER_BATCH // (HEIGHT * b["width"])))
-        if limit:
-            size = min(size, limit)
-        count = len(b["tokens"])
-        if count > size:  # consecutive rows: similar lengths, so little padding to compute on
-            rows = rng.integers(0, count - size + 1) + np.arange(size)
-        else:
-            rows = rng.integers(0, count, size)
-        length = int(b["lengths"][rows].max())  # on the host: no device round trip per step
-        idx = torch.from_numpy(rows).to(b["tokens"].device)
-        return b["pixels"][idx], b["widths"][idx], b["tokens"][idx, :length]
-
-
-def augment(pixels: torch.Tensor, widths: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """uint8 ink [B,H,W] -> float [B,1,H,W] in 0..1, made to look like crops of real pages."""
-    x = pixels.float().div_(255).unsqueeze(1)
-    b, _, h, w = x.shape
-    dev = x.device
-
-    def u(lo, hi, *shape):
-        return torch.rand(*(shape or (b,)), device=dev, generator=gen) * (hi - lo) + lo
-
-    def chance(p):
-        return (torch.rand(b, device=dev, generator=gen) < p).float().view(b, 1, 1, 1)
-
-    # Shift the formula right inside its padding, and geometric jitter.
-    slack = (w - widths).clamp(min=0).float()
-    shift = torch.rand(b, device=dev, generator=gen) * slack * 0.5
-    angle = u(-1.5, 1.5) * math.pi / 180 * (torch.rand(b, device=dev, generator=gen) < 0.5)
-    shear = u(-0.12, 0.12) * (torch.rand(b, device=dev, generator=gen) < 0.3)
-    scale = u(0.9, 1.06)
-    theta = torch.zeros(b, 2, 3, device=dev)
-    theta[:, 0, 0] = torch.cos(angle) / scale
-    theta[:, 0, 1] = (-torch.sin(angle) + shear) * h / w / scale
-    theta[:, 1, 0] = torch.sin(angle) * w / h / scale
-    theta[:, 1, 1] = torch.cos(angle) / scale
-    theta[:, 0, 2] = -2 * shift / w
-    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
-    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
-    # Stroke weight.
-    thick = F.max_pool2d(x, 3, 1, 1)
-    thin = -F.max_pool2d(-x, 3, 1, 1)
-    x = x + chance(0.15) * (0.6 * thick + 0.4 * x - x) + chance(0.12) * (0.5 * thin + 0.5 * x - x)
-    # Low resolution: the whole batch down to a random scale and back.
-    if random.random() < 0.5:
-        f = random.uniform(0.3, 0.85)
-        small = F.interpolate(x, scale_factor=f, mode="area")
-        x = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
-    # Blur.
-    if random.random() < 0.3:
-        sigma = random.uniform(0.4, 1.2)
-        k = torch.arange(-2, 3, device=dev, dtype=torch.float32)
-        k = torch.exp(-k ** 2 / (2 * sigma ** 2))
-        k = k / k.sum()
-        x = F.conv2d(x, k.view(1, 1, 1, 5), padding=(0, 2))
-        x = F.conv2d(x, k.view(1, 1, 5, 1), padding=(2, 0))
-    # Contrast, background level and texture, noise.
-    ink = u(0.55, 1.0).view(b, 1, 1, 1)
-    back = u(0.0, 0.18).view(b, 1, 1, 1) * chance(0.4)
-    x = back + x * (ink - back)
-    texture = F.interpolate(torch.rand(b, 1, max(1, h // 16), max(1, w // 16), device=dev,
-                                       generator=gen), size=(h, w), mode="bilinear",
-                            align_corners=False)
-    x = x + chance(0.3) * texture * u(0.0, 0.12).view(b, 1, 1, 1)
-    x = x + chance(0.5) * torch.randn(x.shape, device=dev, generator=gen) * u(0.0, 0.06).view(
-        b, 1, 1, 1)
-    x = x.clamp(0, 1)
-    q = chance(0.15)
-    x = q * torch.round(x * 7) / 7 + (1 - q) * x
-    return x
+from tools.formula.augment import augment
+from tools.formula.model import Config, FormulaModel, carry_weights, config_like, load_weights
+from tools.formula.train_data import BOS, EOS, PAD, VOCAB, Buckets, load_vocab
 
 
 def lr_at(progress: float, step: int, peak: float, warmup: int) -> float:
