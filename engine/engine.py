@@ -12,8 +12,8 @@ from pathlib import Path
 from engine import events
 from engine.device.selector import DeviceSelector
 from engine.errors import Cancelled
-from engine.models.roles import ModelSet
-from engine.models.sessions import SessionFactory
+from engine.model_set import ModelSet
+from engine.runtime.sessions import SessionFactory
 from engine.options import ConvertOptions
 from engine.recipe import convert_document
 from engine.types import DocumentResult

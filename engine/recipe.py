@@ -21,7 +21,7 @@ from engine.export.registry import ExportContext, export_document
 from engine.input.document import Document, open_document
 from engine.input.stage import choose_text_source, render
 from engine.layout.stage import detect_layout
-from engine.models.roles import ModelSet
+from engine.model_set import ModelSet
 from engine.office.pages import office_pages
 from engine.photo.stage import flatten_photo
 from engine.ocr.coverage import check_coverage

@@ -17,7 +17,7 @@ from engine.layout.detector import LayoutModelKind
 from engine.types import Region
 from engine.output.overlay import KIND_COLOURS
 from engine.models.store import default_model_dir
-from engine.models.roles import ModelSet
+from engine.model_set import ModelSet
 
 
 def draw_regions(image_rgb: np.ndarray, regions: list[Region]) -> np.ndarray:

@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from engine.models.roles import ModelSet
+from engine.model_set import ModelSet
 from engine.tables.recognizer import TableRecognizer, TableResult
 from engine.ocr.page_reader import PageReader
 from engine.types import Line

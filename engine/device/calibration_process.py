@@ -24,8 +24,9 @@ import onnxruntime as ort  # noqa: E402
 from engine.device import reasons  # noqa: E402
 from engine.device.calibration import Run, measure  # noqa: E402
 from engine.device.types import Backend, GpuTarget  # noqa: E402
-from engine.device.webgpu import PROVIDER_OPTIONS, GpuSessionError, WebGpuBackend, plugin_version  # noqa: E402
-from engine.models.sessions import CPU_PROVIDER, RuntimeOptions  # noqa: E402
+from engine.device.webgpu import PROVIDER_OPTIONS, WebGpuBackend, plugin_version  # noqa: E402
+from engine.runtime.gpu import GpuSessionError  # noqa: E402
+from engine.runtime.sessions import CPU_PROVIDER, RuntimeOptions  # noqa: E402
 from engine.models.sources import sha256_file  # noqa: E402
 from engine.ocr.recognition import (  # noqa: E402
     crop_width_at_height,

@@ -16,12 +16,12 @@ import onnxruntime as ort
 
 from engine.device import reasons
 from engine.device.dml_dxgi import AdapterList, DxgiAdapters
-from engine.device.dml_install import DIRECTML_DISTRIBUTION, DistributionMap, install_conflict
+from engine.runtime.install import DIRECTML_DISTRIBUTION, DistributionMap, install_conflict
 from engine.device.dml_policy import RuntimeAdapter, RuntimeListing
 from engine.device.dml_presets import provider_options
 from engine.device.calibration import CalibrationOutcome
 from engine.device.types import Backend, GpuTarget
-from engine.device.webgpu import GpuSessionError
+from engine.runtime.gpu import GpuSessionError
 
 EP_NAME = "DmlExecutionProvider"
 LUID_KEY = "LUID"

@@ -17,7 +17,7 @@ METACOMMANDS: dict[int, dict[str, bool]] = {
     AMD: {"layout": True, "formula": True, "rec": True},
     NVIDIA: {"layout": True, "formula": True, "rec": False},
 }
-"""vendor id -> role -> metacommands on. The roles are the ones engine.models.sessions.GPU_ROLES
+"""vendor id -> role -> metacommands on. The roles are the ones engine.runtime.sessions.GPU_ROLES
 sends to DirectML."""
 
 DISABLE_METACOMMANDS = "disable_metacommands"

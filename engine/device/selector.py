@@ -225,7 +225,7 @@ class DeviceSelector:
 
     def _run_calibration(self, target: GpuTarget) -> CalibrationOutcome:
         from engine.device.calibration_runner import CalibrationRunner
-        from engine.device.cpu import physical_core_count
+        from engine.runtime.cpu import physical_core_count
         from resources import resource_path
 
         budget = calibration_budget(self._settings.device.calibration, self._environ)

@@ -20,6 +20,7 @@ from engine.device.policy import Inventory
 from engine.device.types import Backend, GpuDescription, GpuKind, GpuTarget
 from engine.device.vulkan_probe import LIBRARY as VULKAN_LIBRARY
 from engine.device.vulkan_probe import VulkanProbe
+from engine.runtime.gpu import WEBGPU_LOCK, GpuSessionError
 
 EP_NAME = "WebGpuExecutionProvider"
 PLUGIN_MODULE = "onnxruntime_ep_webgpu"
@@ -28,19 +29,6 @@ REGISTRATION_NAME = "paperlens-webgpu"
 # command stream and needs fixed shapes, which text lines of varying width do not have.
 PROVIDER_OPTIONS = {"preferredLayout": "NHWC", "enableGraphCapture": "0",
                     "dawnBackendType": "Vulkan"}
-
-# Every WebGPU session shares Dawn's device and queue; creating or running two at once from
-# different threads is not safe, so both go through this one lock.
-WEBGPU_LOCK = threading.RLock()
-
-
-class GpuSessionError(RuntimeError):
-    """A WebGPU session could not be created as asked; `code` is a reasons code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
 
 class _Registration:
     """The process's one attempt to register the plugin, and its outcome."""

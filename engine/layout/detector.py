@@ -26,7 +26,7 @@ from engine.layout.decode import (
     to_page,
     to_regions,
 )
-from engine.models.sessions import ModelSession
+from engine.runtime.sessions import ModelSession
 from engine.types import BlockKind, Region
 
 __all__ = ["LayoutDetector", "LayoutModelKind", "LayoutParams"]

@@ -9,7 +9,7 @@ import numpy as np
 import pyclipper
 
 from engine.imaging import order_quad, quad_bounds, resize_to_limits, to_chw_imagenet
-from engine.models.sessions import ModelSession
+from engine.runtime.sessions import ModelSession
 
 
 @dataclass(frozen=True)

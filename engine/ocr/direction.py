@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from engine.imaging import to_chw_signed
-from engine.models.sessions import ModelSession
+from engine.runtime.sessions import ModelSession
 
 CLS_HEIGHT = 48
 CLS_WIDTH = 192

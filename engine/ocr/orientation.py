@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from engine.imaging import resize_averaging, to_chw_imagenet
-from engine.models.sessions import ModelSession
+from engine.runtime.sessions import ModelSession
 from engine.ocr.detection import TextRegion
 
 # PaddleClas evaluation preprocessing: RGB, ImageNet statistics, 224 x 224.

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from engine.imaging import to_chw_signed
-from engine.models.sessions import ModelSession
+from engine.runtime.sessions import ModelSession
 
 REC_HEIGHT = 48
 # The recogniser was trained on 320-pixel-wide crops; narrower batches gain nothing.

@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.errors import ModelUnavailable
 from engine.imaging import composite_on_white, to_chw_imagenet
-from engine.models.sessions import ModelSession
+from engine.runtime.sessions import ModelSession
 from engine.output.tables import table_html
 from engine.tables.cells import fill_cells
 from engine.tables.content import Table, TableCell

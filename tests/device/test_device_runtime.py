@@ -8,8 +8,8 @@ import pytest
 from device_fakes import NVIDIA, FakeFacts, settings_at
 
 from engine.device.selector import DeviceSelector, ProcessDeviceState
-from engine.device.webgpu import WEBGPU_LOCK, GpuSessionError
-from engine.models.sessions import GPU_ROLES, RuntimeOptions, SessionFactory, runs_on_gpu
+from engine.runtime.gpu import WEBGPU_LOCK, GpuSessionError
+from engine.runtime.sessions import GPU_ROLES, RuntimeOptions, SessionFactory, runs_on_gpu
 
 
 class FakeBackend:

@@ -13,10 +13,10 @@ import pytest
 from dml_fakes import NVIDIA_DGPU, FakeOrtDml, runtime_of
 
 from engine.device.dml_backend import DmlBackend, DmlSessionError, OrtDml, parse_luid
-from engine.device.dml_install import OnnxRuntimeInstallConflict, install_conflict, \
+from engine.runtime.install import OnnxRuntimeInstallConflict, install_conflict, \
     ort_distributions
 from engine.device.types import GpuDescription, GpuTarget
-from engine.device.webgpu import GpuSessionError
+from engine.runtime.gpu import GpuSessionError
 from engine.errors import PaperlensError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -113,7 +113,7 @@ def test_a_failing_onnxruntime_import_with_two_distributions_raises_the_typed_er
         "m.packages_distributions = lambda: {'onnxruntime': ['onnxruntime', "
         "'onnxruntime-directml']}\n"
         "try:\n"
-        "    import engine.models.sessions\n"
+        "    import engine.runtime.sessions\n"
         "except Exception as exc:\n"
         "    print(type(exc).__name__, '|', exc)\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True,

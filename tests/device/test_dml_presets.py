@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.device.dml_presets import metacommands_enabled, provider_options
-from engine.models.sessions import GPU_FORMULA_BATCH, formula_batches, runs_on_gpu
+from engine.runtime.sessions import GPU_FORMULA_BATCH, formula_batches, runs_on_gpu
 
 INTEL, AMD, NVIDIA, QUALCOMM, MICROSOFT = 0x8086, 0x1002, 0x10DE, 0x5143, 0x1414
 ROLES = ("layout", "formula", "rec")

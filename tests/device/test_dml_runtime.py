@@ -13,8 +13,8 @@ from dml_fakes import INTEL_IGPU, NVIDIA_DGPU, FakeDmlFacts, FakeDxgi, FakeOrtDm
 
 from engine.device.dml_backend import DmlBackend
 from engine.device.selector import DeviceSelector, ProcessDeviceState
-from engine.device.webgpu import WEBGPU_LOCK
-from engine.models.sessions import FormulaSessions, SessionFactory
+from engine.runtime.gpu import WEBGPU_LOCK
+from engine.runtime.sessions import FormulaSessions, SessionFactory
 
 
 def dml_factory(tmp_path, seam: FakeOrtDml, adapter=NVIDIA_DGPU, configured="gpu"):

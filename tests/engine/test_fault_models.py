@@ -12,7 +12,7 @@ import pytest
 from engine.cli.main import main as cli_main
 from engine.errors import ModelIntegrityError
 from engine.models.integrity import forget_hashes
-from engine.models.sessions import SessionFactory
+from engine.runtime.sessions import SessionFactory
 
 from engine_samples import encoded_image, folder_files
 
@@ -81,7 +81,7 @@ def test_a_model_that_cannot_be_loaded_stops_the_whole_run(tmp_path, monkeypatch
     """Every input would fail alike: the run stops at the first, with the fix said once."""
     from engine.cli.main import main as cli_main
     from engine.errors import ModelIntegrityError
-    from engine.models.roles import ModelSet
+    from engine.model_set import ModelSet
 
     from engine_samples import write_text_pdf
 

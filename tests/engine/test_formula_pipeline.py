@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from engine.formulas.stage import recognize_formula_image, recognize_formulas
 from engine.input.stage import render
-from engine.models.sessions import GPU_FORMULA_BATCH, FormulaSessions
+from engine.runtime.sessions import GPU_FORMULA_BATCH, FormulaSessions
 from engine.page import PageState
 from engine.structure.stage import assemble_blocks, crop_figures
 from engine.types import BlockKind, Box, Line, PageError, Region, Status

@@ -15,8 +15,8 @@ from tools.eval.edit_distance import similarity
 from engine.formulas.model import DECODER_THREADS, TRAINED_MAX_HEIGHT, fit
 from engine.formulas.latex_tokens import normalized
 from engine.models.store import load_manifest
-from engine.models.roles import ModelSet
-from engine.models.sessions import FormulaSessions
+from engine.model_set import ModelSet
+from engine.runtime.sessions import FormulaSessions
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FORMULA_EVAL_DIR = REPO_ROOT.parent / "shared" / "eval" / "formula"

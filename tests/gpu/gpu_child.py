@@ -57,7 +57,7 @@ def page_image(folder: Path) -> Path:
 def sessions(engine) -> list[dict]:
     return [{"role": s.role, "device": s.device, "requested": s.requested_device,
              "providers": list(s.providers), "fallback_reason": s.fallback_reason}
-            for s in engine.models.sessions.created()]
+            for s in engine.runtime.sessions.created()]
 
 
 def convert(engine, image: Path) -> tuple[str, float]:
@@ -179,7 +179,7 @@ def scenario_mixed_llvmpipe(work: Path) -> dict:
     from engine.device.types import GpuDescription
     from engine.device.vulkan_probe import VulkanProbe
     from engine.device.webgpu import WebGpuBackend
-    from engine.models.sessions import SessionFactory
+    from engine.runtime.sessions import SessionFactory
     from engine.ocr.recognition import crop_width_at_height, grid_width, load_dictionary, rec_input
     from resources import resource_path
 

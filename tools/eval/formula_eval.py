@@ -25,8 +25,8 @@ from engine.errors import ModelUnavailable
 from engine.formulas.model import DECODER_THREADS, FormulaReading, FormulaRecognizerModel, load_vocabulary
 from engine.imaging import composite_on_white
 from engine.models.sources import sha256_file
-from engine.models.roles import ModelSet
-from engine.models.sessions import SessionFactory
+from engine.model_set import ModelSet
+from engine.runtime.sessions import SessionFactory
 from settings import SettingsStore
 from tools.eval.formula_scores import latex_corpus_bleu, token_exact, token_similarity
 from tools.eval.latex_compile import CompileCheckUnavailable, check_formulas, find_compiler

@@ -67,7 +67,7 @@ def load_average() -> float | None:
 
 def same_script_rows(repeat: int) -> list[dict]:
     from engine.input.document import open_document
-    from engine.models.roles import ModelSet
+    from engine.model_set import ModelSet
     from engine.models.store import default_model_dir
 
     reader = ModelSet(default_model_dir(), None).page_reader()

@@ -9,7 +9,6 @@ from collections import defaultdict
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,19 +16,16 @@ try:
     import onnxruntime as ort
 except ImportError as _error:
     # Two ORT distributions overwriting each other's files fail here, obscurely; say so.
-    from engine.device.dml_install import install_conflict
+    from engine.runtime.install import install_conflict
 
     _conflict = install_conflict()
     if _conflict is None:
         raise
     raise _conflict from _error
 
-from engine.device.cpu import physical_core_count
 from engine.errors import ModelIntegrityError
-
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.device.selector import DeviceSelector
-    from engine.device.types import Decision
+from engine.runtime.cpu import physical_core_count
+from engine.runtime.gpu import WEBGPU_LOCK, DeviceChoice, GpuDecision, GpuSessionError
 
 CPU_PROVIDER = "CPUExecutionProvider"
 
@@ -151,9 +147,9 @@ class SessionFactory:
 
     With a device selector, the first session asks it for the decision (that is when the
     device is decided) and GPU roles go to the decided GPU; without one, everything runs on
-    the CPU and nothing GPU-related is imported."""
+    the CPU and no GPU backend is loaded."""
 
-    def __init__(self, threads: int | None = None, device: "DeviceSelector | None" = None,
+    def __init__(self, threads: int | None = None, device: DeviceChoice | None = None,
                  options: RuntimeOptions | None = None) -> None:
         self.options = options or RuntimeOptions(threads=threads or physical_core_count())
         self.threads = self.options.threads
@@ -199,8 +195,6 @@ class SessionFactory:
         decision = self.device.decision()
         if not (decision.on_gpu and runs_on_gpu(role, decision.backend)):
             return self._create_cpu(role, model_path, "cpu")
-        from engine.device.webgpu import GpuSessionError
-
         try:
             session, lock = self._create_gpu(role, model_path, decision)
         except GpuSessionError as exc:
@@ -212,7 +206,7 @@ class SessionFactory:
         self.device.gpu_session_created(role)
         return ModelSession(session, info, self.clock, lock)
 
-    def _create_gpu(self, role: str, model_path: Path, decision: "Decision"):
+    def _create_gpu(self, role: str, model_path: Path, decision: GpuDecision):
         """(session, the lock its runs take) on the decided GPU backend."""
         backend = self.device.gpu_backend()
         options = self.options.session_options()
@@ -221,8 +215,6 @@ class SessionFactory:
             # has its own lock, taken by every run whatever lock the caller holds.
             session = backend.create_session(model_path, options, decision.target, role=role)
             return session, threading.RLock()
-        from engine.device.webgpu import WEBGPU_LOCK
-
         return backend.create_session(model_path, options, decision.target), WEBGPU_LOCK
 
     def _create_cpu(self, role: str, model_path: Path, requested: str,
@@ -294,7 +286,7 @@ class FormulaSessions:
 
     def run(self, *inputs: np.ndarray) -> list[np.ndarray]:
         """Runs one batch as `plan` splits it and joins the outputs along the batch axis, so the
-        sessions stand in for one session (the formula encoder's, in engine.models.roles)."""
+        sessions stand in for one session (the formula encoder's, in engine.model_set)."""
         outputs = [session.run(*(x[start:stop] for x in inputs))
                    for start, stop, session in self.plan(len(inputs[0]))]
         return outputs[0] if len(outputs) == 1 else [np.concatenate(parts) for parts in zip(*outputs)]

@@ -1,4 +1,7 @@
-"""The models a conversion needs, created lazily on first use and reused for the process."""
+"""The models a conversion needs, created lazily on first use and reused for the process: the
+composition root of the models, the one module that joins the model store (engine/models/),
+the sessions (engine/runtime/) and the role packages (ocr/, layout/, tables/, formulas/), so
+none of those imports another's maker."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from engine.layout.detector import LayoutDetector, LayoutModelKind
 from engine.models.manifest import MAIN_PART, ModelSpec
 from engine.models.store import ModelStore
 from engine.ocr.page_reader import PageReader
-from engine.models.sessions import FormulaSessions, SessionFactory
+from engine.runtime.sessions import FormulaSessions, SessionFactory
 from engine.tables.recognizer import TableRecognizer
 from engine.ocr.detection import TextDetector
 from engine.ocr.direction import TextDirectionClassifier
