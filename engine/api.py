@@ -26,12 +26,12 @@ _ROOMS: dict[str, tuple[str, ...]] = {
                        "parse_page_ranges", "parse_layout", "parse_method", "parse_languages",
                        "LAYOUT_MODELS", "DEFAULT_DPI", "MIN_DPI", "MAX_DPI",
                        "TablesAcrossPages", "parse_tables_across_pages"),
-    "engine.export.formats": ("OutputFormat", "parse_formats", "format_flags",
+    "engine.formats": ("OutputFormat", "parse_formats", "format_flags",
                               "EXPORT_SUFFIXES", "ExportFailed"),
     # Results
     "engine.types": ("DocumentResult", "PageResult", "PageError", "Status", "TextSource",
                      "Block", "BlockKind", "Line", "Word", "Span", "Region", "Box"),
-    "engine.tables.content": ("Table", "TableCell"),
+    "engine.content.tables": ("Table", "TableCell"),
     "engine.output.document_json": ("document_json", "SCHEMA_VERSION"),
     "engine.output.content_list": ("content_list",),
     # Events
@@ -59,7 +59,8 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.export.registry": ("ExportContext", "export_document"),
     "engine.export.page_words": ("table_lines", "block_lines", "words_of", "PlacedWord",
                                  "InputPixels"),
-    "engine.output.tables": ("table_html", "table_markdown"),
+    "engine.content.table_html": ("table_html",),
+    "engine.output.tables": ("table_markdown",),
     "engine.output.writer": ("name_taken",),
     "engine.cli.inputs": ("output_names",),
     # Models and devices
@@ -115,7 +116,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.events import (DeviceDecided, DocumentStarted, Event, EventCallback,
                                ModelDownloadProgress, PageDone, PageProgress, ignore_event)
     from engine.events import Warning as WarningEvent
-    from engine.export.formats import (EXPORT_SUFFIXES, ExportFailed, OutputFormat,
+    from engine.formats import (EXPORT_SUFFIXES, ExportFailed, OutputFormat,
                                        format_flags, parse_formats)
     from engine.export.registry import ExportContext, export_document
     from engine.export.page_words import (InputPixels, PlacedWord, block_lines, table_lines,
@@ -134,8 +135,9 @@ if TYPE_CHECKING:  # pragma: no cover
                                 parse_tables_across_pages)
     from engine.output.content_list import content_list
     from engine.output.document_json import SCHEMA_VERSION, document_json
-    from engine.output.tables import table_html, table_markdown
-    from engine.tables.content import Table, TableCell
+    from engine.content.table_html import table_html
+    from engine.output.tables import table_markdown
+    from engine.content.tables import Table, TableCell
     from engine.output.writer import name_taken
     from engine.page import PageOutcome
     from engine.recipe import assemble_document, read_pages, select_pages

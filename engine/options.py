@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.errors import InvalidOptions
-from engine.export.formats import EXPORT_FORMATS, OutputFormat
+from engine.formats import EXPORT_FORMATS, OutputFormat
 
 
 class TextMethod(str, Enum):

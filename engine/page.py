@@ -8,12 +8,11 @@ list in place."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 import numpy as np
 
 from engine.imaging import turn_image
-from engine.input.document import Document
 from engine.options import ConvertOptions
 from engine.types import (Block, BlockKind, Box, Line, PageError, PageResult, Region, Status,
                           TextSource)
@@ -24,9 +23,27 @@ CROP_MARGIN_PX = 4
 TURN_WARNING = "page was turned by {} degrees; read it upright"
 
 
+class OpenDocument(Protocol):
+    """What the page stages ask of the open input (engine/input/document.py's Document is it):
+    page.py names no input module, so the input room's stages can build on this one."""
+
+    @property
+    def kind(self) -> Any:
+        """The input's kind (engine/input/kinds.py's InputKind: `.is_paged`)."""
+
+    @property
+    def page_count(self) -> int: ...
+
+    def render(self, page_number: int, dpi: int, max_side_px: int) -> Any:
+        """The page as pixels (engine/input/document.py's RenderedPage)."""
+
+    def pdf_page(self, page_number: int) -> Any:
+        """A paged input's PyMuPDF page; None for any other input."""
+
+
 @dataclass(frozen=True)
 class PageState:
-    document: Document
+    document: OpenDocument
     page_number: int
     options: ConvertOptions
     image_prefix: str = "page"

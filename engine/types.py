@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
-from engine.output.tables import table_html
-from engine.tables.content import Table
+from engine.content.table_html import table_html
+from engine.content.tables import Table
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class Region:
     lines: tuple[Line, ...] = ()
     """The page's lines this region holds (set when the page is assembled)."""
     table: Table | None = None
-    """Tables: the recognised cells (engine/tables/content.py)."""
+    """Tables: the recognised cells (engine/content/tables.py)."""
     latex: str = ""
     """Formulas: the recognised LaTeX."""
     latex_confidence: float | None = None
@@ -170,7 +170,7 @@ class Block:
     level: int = 0
     """Heading level for titles and section headers (1 = top)."""
     table: Table | None = None
-    """Tables: the recognised table's cells (engine/tables/content.py); None for a table kept
+    """Tables: the recognised table's cells (engine/content/tables.py); None for a table kept
     as an image. The JSON writes it as `html` (engine/output/tables.py)."""
     latex: str = ""
     """Formulas: the recognised LaTeX, when the formula model could read the crop."""

@@ -103,7 +103,7 @@ def cjk_gaps(text: str) -> int:
 
 
 def run_paperlens(engine, item: ManifestItem, folder: Path) -> tuple[Path, float]:
-    from engine.export.formats import OutputFormat
+    from engine.formats import OutputFormat
     from engine.options import ConvertOptions
 
     started = time.perf_counter()
@@ -232,7 +232,7 @@ def by_category(rows: list[dict]) -> list[dict]:
 def docx_screenshot(target: Path) -> None:
     """Page 1 of the Word export of olmocr-mathfuncs, as LibreOffice prints it."""
     from engine.api import Engine
-    from engine.export.formats import OutputFormat
+    from engine.formats import OutputFormat
     from engine.options import ConvertOptions
     from settings import SettingsStore
 

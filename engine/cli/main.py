@@ -19,7 +19,7 @@ from engine.cli.device import add_device_parser, run_device
 from engine.cli.stopping import StopRequests, Stopped, mupdf_quiet
 from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
-from engine.export.formats import EXPORT_SUFFIXES, format_flags, parse_formats
+from engine.formats import EXPORT_SUFFIXES, format_flags, parse_formats
 from engine.options import (options_from_settings, parse_languages, parse_layout,
                             parse_method, parse_page_ranges, parse_tables_across_pages)
 from engine.types import Status

@@ -16,10 +16,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from engine.export.formats import ExportFailed
+from engine.formats import ExportFailed
 from engine.output.markdown import escape_text, render_block
-from engine.output.tables import table_html
-from engine.tables.content import TableTooLarge, filled_rows
+from engine.content.table_html import table_html
+from engine.content.tables import TableTooLarge, filled_rows
 from engine.text import holds_right_to_left, right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 

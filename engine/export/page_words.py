@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.tables.content import Table, TableTooLarge, filled_rows
+from engine.content.tables import Table, TableTooLarge, filled_rows
 from engine.types import Block, BlockKind, Box, Line, PageResult, Word
 
 

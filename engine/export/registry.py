@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.errors import PaperlensError
-from engine.export.formats import EXPORT_SUFFIXES, ExportFailed, OutputFormat
+from engine.formats import EXPORT_SUFFIXES, ExportFailed, OutputFormat
 from engine.types import DocumentResult
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pymupdf
 
-from engine.export.formats import ExportFailed
+from engine.formats import ExportFailed
 from engine.export.invisible_font import InvisibleFont, build_invisible_font
 from engine.export.page_words import page_lines
 from engine.export.text_placement import Run, laid_text, line_runs

@@ -15,9 +15,9 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 
-from engine.export.cell_numbers import parse_number, uses_decimal_comma
-from engine.export.formats import ExportFailed
-from engine.tables.content import Table, TableTooLarge, filled_rows
+from engine.tables.cell_numbers import parse_number, uses_decimal_comma
+from engine.formats import ExportFailed
+from engine.content.tables import Table, TableTooLarge, filled_rows
 from engine.text import right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.output.tables import table_html
-from engine.tables.content import CellEntry, Table, TableCell, place_rows
+from engine.content.table_html import table_html
+from engine.content.tables import CellEntry, Table, TableCell, place_rows
 
 PICTURE = "picture"
 """A part's kind for a picture inside the document; the others are BlockKind values."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from engine.office.model import PICTURE, Cell, OfficeDocument, OfficePage, Part, joined, \
     office_table, painted_head
-from engine.tables.content import Table
+from engine.content.tables import Table
 
 EMU_PER_PT = 12_700
 _BULLETS = ("buChar", "buAutoNum", "buBlip")

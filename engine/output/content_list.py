@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.formulas.inline import spans_text
 from engine.output.markdown import FURNITURE
-from engine.output.tables import table_html
+from engine.content.table_html import table_html
 from engine.types import Block, BlockKind, PageResult
 
 # Boxes are given on a 0-1000 grid of the page so they do not depend on the render DPI.

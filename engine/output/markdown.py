@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from engine.output.escaping import escape_inline
-from engine.output.tables import table_html, table_markdown
+from engine.content.table_html import table_html
+from engine.output.tables import table_markdown
 from engine.structure.paragraphs import BULLET_RE, join_lines
 from engine.types import Block, BlockKind, PageResult, Span
 

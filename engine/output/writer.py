@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from engine.errors import OutputNotWritable
-from engine.export.formats import EXPORT_SUFFIXES
+from engine.formats import EXPORT_SUFFIXES
 from engine.output.staging import STAGING_MARK, remove_stale_staging, write_owner
 
 # Every file a document's name gives (images go to images/<name>-p<n>-..., distinct per name).

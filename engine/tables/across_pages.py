@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.export.cell_numbers import parse_number, uses_decimal_comma
+from engine.tables.cell_numbers import parse_number, uses_decimal_comma
 from engine.tables.across_pages_rules import RULES, AcrossPagesRules
-from engine.tables.content import Table, TableCell, TableTooLarge, filled_rows, with_head
+from engine.content.tables import Table, TableCell, TableTooLarge, filled_rows, with_head
 from engine.types import Block, BlockKind, Line, PageResult
 
 SET_ASIDE = frozenset({BlockKind.HEADER, BlockKind.FOOTER, BlockKind.FOOTNOTE})

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.export.cell_numbers import parse_number
+from engine.tables.cell_numbers import parse_number
 from engine.page import PageState
-from engine.tables.content import Table, TableCell
+from engine.content.tables import Table, TableCell
 from engine.tables.evidence import ruled
 from engine.types import BlockKind, Box, Line, Region, TextSource
 

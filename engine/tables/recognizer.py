@@ -10,9 +10,9 @@ import numpy as np
 from engine.errors import ModelUnavailable
 from engine.imaging import composite_on_white, to_chw_imagenet
 from engine.runtime.sessions import ModelSession
-from engine.output.tables import table_html
+from engine.content.table_html import table_html
 from engine.tables.cells import fill_cells
-from engine.tables.content import Table, TableCell
+from engine.content.tables import Table, TableCell
 from engine.tables.structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
                                     parse_skeleton, quads_to_boxes)
 from engine.types import Box, Line

@@ -3,7 +3,7 @@ tools/eval/tables.py, never by the engine)."""
 
 from __future__ import annotations
 
-from engine.tables.content import CellEntry, Table, place_rows
+from engine.content.tables import CellEntry, Table, place_rows
 from tools.eval.tables import html_tables
 
 

@@ -12,7 +12,7 @@ from lxml import etree
 
 from engine.cli.main import format_flags
 from engine.export.alto import ALTO_NS, SCHEMA_URL, build_alto
-from engine.export.formats import EXPORT_SUFFIXES, OutputFormat, parse_formats
+from engine.formats import EXPORT_SUFFIXES, OutputFormat, parse_formats
 from engine.export.hocr import build_hocr
 from engine.export.registry import ExportContext, export_document
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageResult, TextSource,

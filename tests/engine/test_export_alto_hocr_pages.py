@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from engine.export.alto import ALTO_NS
-from engine.export.formats import OutputFormat
+from engine.formats import OutputFormat
 from engine.options import ConvertOptions
 from tests.engine.test_export_alto_hocr import assert_valid
 from tools.chinese_scan import CHINESE_PAGES, ink_box, iou, write_chinese_scan

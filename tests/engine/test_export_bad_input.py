@@ -18,7 +18,7 @@ import pytest
 
 from engine.cli.main import main as cli_main
 from engine.errors import InvalidOptions, OutputNotWritable
-from engine.export.formats import EXPORT_FORMATS, OutputFormat, parse_formats
+from engine.formats import EXPORT_FORMATS, OutputFormat, parse_formats
 from engine.export.registry import ExportContext, export_document
 from engine.output.markdown import render_markdown
 from engine.output.writer import OutputWriter

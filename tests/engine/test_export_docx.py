@@ -15,8 +15,8 @@ import pymupdf
 import pytest
 
 from engine.export.docx import build_docx, docx_markdown
-from engine.export.formats import OutputFormat
-from engine.tables.content import filled_rows
+from engine.formats import OutputFormat
+from engine.content.tables import filled_rows
 from engine.options import ConvertOptions
 from engine.output.markdown import render_markdown
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource

@@ -13,7 +13,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from engine.export.formats import OutputFormat
+from engine.formats import OutputFormat
 from engine.export.searchable_pdf import outline
 from engine.text import joins_unspaced as is_cjk
 from engine.options import ConvertOptions

@@ -9,9 +9,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.export.cell_numbers import parse_number, uses_decimal_comma
-from engine.export.formats import OutputFormat
-from engine.tables.content import filled_rows
+from engine.tables.cell_numbers import parse_number, uses_decimal_comma
+from engine.formats import OutputFormat
+from engine.content.tables import filled_rows
 from engine.export.xlsx import TABLE_FIRST_ROW, PageTable, build_xlsx, document_tables, sheet_name
 from engine.options import ConvertOptions
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource

@@ -79,7 +79,7 @@ def test_ctrl_c_inside_a_library_callback_is_not_lost(isolated, capsys, monkeypa
     import signal
 
     from engine.export import registry
-    from engine.export.formats import OutputFormat
+    from engine.formats import OutputFormat
     from engine_samples import write_text_pdf
 
     real = registry.EXPORTERS[OutputFormat.PDF]

@@ -144,7 +144,7 @@ def test_a_symbol_font_bullet_or_a_lone_arrow_is_no_formula():
 def test_word_gets_inline_equations_and_money_stays_text(tmp_path, engine):
     import zipfile
 
-    from engine.export.formats import OutputFormat
+    from engine.formats import OutputFormat
 
     source = _math_page(tmp_path / "math.pdf")
     doc = pymupdf.open(source)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.export.formats import OutputFormat
+from engine.formats import OutputFormat
 from engine.input.document import open_document
 from engine.input.kinds import InputKind, identify
 from engine.options import ConvertOptions

@@ -1,4 +1,4 @@
-"""A table as typed cells (engine/tables/content.py) and its two writers, HTML and GFM
+"""A table as typed cells (engine/content/tables.py) and its two writers, HTML and GFM
 (engine/output/tables.py); and that nothing in the engine reads a table back from HTML."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from engine.office.model import Cell, OfficeDocument, OfficePage, Part, office_table
-from engine.output.tables import table_html, table_markdown
-from engine.tables.content import (CellEntry, Table, TableCell, TableTooLarge, filled_rows,
+from engine.content.table_html import table_html
+from engine.output.tables import table_markdown
+from engine.content.tables import (CellEntry, Table, TableCell, TableTooLarge, filled_rows,
                                    place_rows, with_head)
 from engine.tables.recognizer import ReadCell, as_table
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource

@@ -11,7 +11,7 @@ from dataclasses import replace
 import openpyxl
 import pytest
 
-from engine.tables.content import Table, TableCell, filled_rows
+from engine.content.tables import Table, TableCell, filled_rows
 from engine.export.xlsx import build_xlsx
 from engine.options import ConvertOptions
 from engine.output.content_list import content_list

@@ -83,7 +83,7 @@ def test_a_document_from_an_earlier_session_is_copied_and_says_why_not_more(tmp_
 
 
 def test_the_dialog_offers_every_format_the_engine_writes():
-    from engine.export.formats import OutputFormat
+    from engine.formats import OutputFormat
     from gui.export import FORMATS, MADE
 
     assert FORMATS == tuple(f.value for f in OutputFormat)

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtCore import QThread
 
 from engine import events
-from engine.tables.content import Table
+from engine.content.tables import Table
 from gui.live_page import LivePageBuilder
 from gui.queue_model import Job, JobState, status_text
 from stepped_engine import SteppedEngine, page_lines, page_pixels, page_regions

@@ -12,7 +12,7 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
 from engine.output.markdown import render_markdown
-from engine.tables.content import Table, TableCell
+from engine.content.tables import Table, TableCell
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, Span, TextSource
 from gui.markdown_pane import image_positions
 from gui.math_view import MATH_SCHEME, FormulaRejected, find_formulas, formula_image

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
 from PySide6.QtGui import QGuiApplication, QImage
 
-from engine.tables.content import Table, TableCell
+from engine.content.tables import Table, TableCell
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from gui.copy_block import copy_target, table_text
 from gui.paste import GNOME_COPIED_FILES, PASTED_DIR_NAME

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("ocrmypdf", reason="the ocrmypdf extra is not installed: "
                                        "pip install -e '.[ocrmypdf]'")
 
-from engine.tables.content import Table, TableCell  # noqa: E402
+from engine.content.tables import Table, TableCell  # noqa: E402
 from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource, Word  # noqa: E402
 from paperlens_ocrmypdf.page_tree import page_text, page_tree  # noqa: E402
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.errors import InvalidOptions
-from engine.tables.content import Table, TableCell
+from engine.content.tables import Table, TableCell
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError, PageResult,
                           Status, TextSource)
 from service.checkpoint import (CheckpointError, decode_result, encode_result, failed_result,

@@ -7,7 +7,7 @@ import random
 
 import pymupdf
 
-from engine.tables.content import Table
+from engine.content.tables import Table
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from tools.xtables.generate import FAMILIES, generate_document
 from tools.xtables.measure import joined_breaks, scores

@@ -10,7 +10,7 @@ import json
 import time
 from pathlib import Path
 
-from engine.tables.content import filled_rows
+from engine.content.tables import filled_rows
 from engine.types import BlockKind, DocumentResult
 
 
