@@ -1,5 +1,5 @@
-"""The shape of the code: no import circles, modules small enough to read, each module
-importable on its own."""
+"""The shape of the code: no import circles, between modules or between packages, modules small
+enough to read, each module importable on its own."""
 
 from __future__ import annotations
 
@@ -12,12 +12,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "gui", "settings", "service", "paperlens_mcp", "paperlens_ocrmypdf")
+"""The installed packages: each of their modules imports first in a fresh interpreter."""
+TOOLS = ("tools",)
+"""Developer tooling (not installed; some of it needs the optional train extra to import): held
+to the same import direction and module size as the installed packages."""
 MAX_LINES = 400
 
 
-def modules() -> dict[str, Path]:
+def modules(packages: tuple[str, ...] = PACKAGES + TOOLS) -> dict[str, Path]:
     found = {}
-    for package in PACKAGES:
+    for package in packages:
         for path in sorted((ROOT / package).rglob("*.py")):
             parts = path.relative_to(ROOT).with_suffix("").parts
             name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
@@ -86,14 +90,52 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_no_import_circles():
+def import_graph() -> dict[str, set[str]]:
     known = modules()
-    graph = {name: imports_of(name, path, known) for name, path in known.items()}
+    return {name: imports_of(name, path, known) for name, path in known.items()}
+
+
+def test_no_import_circles():
+    graph = import_graph()
+    assert "tools.formula.render" in graph["tools.formula_images.tex"]  # tools/ is read too
     assert circles(graph) == []
 
 
 def test_the_circle_check_finds_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def package_of(module: str) -> str:
+    """The part of the code a module belongs to when packages are compared: a room of a top
+    package (engine.ocr, tools.formula), or a module standing directly in one (engine.page,
+    gui.main_window)."""
+    return ".".join(module.split(".")[:2])
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Package -> the packages its modules import (a package's imports of itself left out)."""
+    packages: dict[str, set[str]] = {}
+    for name, targets in graph.items():
+        packages.setdefault(package_of(name), set()).update(
+            package_of(target) for target in targets if package_of(target) != package_of(name))
+    for targets in list(packages.values()):
+        for target in targets:
+            packages.setdefault(target, set())
+    return packages
+
+
+def test_no_package_imports_a_package_that_imports_it():
+    """Package A importing B while B imports A, even through other modules than the ones A
+    imports (no module circle), is one concern split in two or a concern in the wrong room:
+    the layers of docs/ARCHITECTURE.md only point down."""
+    assert circles(package_graph(import_graph())) == []
+
+
+def test_the_package_check_finds_a_loop_through_different_modules():
+    graph = {"engine.page": {"engine.input.document"}, "engine.input.document": set(),
+             "engine.input.stage": {"engine.page"}, "engine.ocr.stage": {"engine.page"}}
+    assert circles(graph) == []
+    assert circles(package_graph(graph)) == [["engine.input", "engine.page"]]
 
 
 def test_no_module_is_too_long_to_read():
@@ -109,7 +151,7 @@ PRELOADED = ("numpy", "cv2", "onnxruntime", "pymupdf", "PIL.Image", "PySide6.QtW
 def test_each_module_imports_first_in_a_fresh_interpreter(package):
     """Every module of the package imported as the first one in its own interpreter: a module
     that works only when another was imported before it fails here."""
-    names = [n for n in modules() if n.split(".")[0] == package]
+    names = [n for n in modules(PACKAGES) if n.split(".")[0] == package]
     # Each module in a child forked from an interpreter that has imported nothing of ours, only
     # the large third-party libraries (whose loading is most of the cost and says nothing about
     # the order of our own imports): as fresh as a new interpreter for our modules, in a fraction
@@ -175,7 +217,7 @@ def test_front_ends_import_the_engine_only_through_its_api():
     """gui/, service/, the MCP server and the OCRmyPDF plugin use engine.api, the declared API
     (docs/api.md), and never a room of the engine: what they need is named there."""
     elsewhere = {}
-    for name, path in modules().items():
+    for name, path in modules(FRONT_ENDS).items():
         if name.split(".")[0] in FRONT_ENDS:
             other = engine_imports(path.read_text(encoding="utf-8")) - {PUBLIC_API}
             if other:
@@ -198,7 +240,7 @@ def test_the_front_door_check_finds_every_way_in():
 def test_nothing_in_the_engine_imports_its_api():
     """engine.api faces outward: an engine module that imported it could close a circle
     through any room the API names."""
-    inside = sorted(name for name, path in modules().items()
+    inside = sorted(name for name, path in modules(("engine",)).items()
                     if name.split(".")[0] == "engine" and name != PUBLIC_API
                     and PUBLIC_API in engine_imports(path.read_text(encoding="utf-8")))
     assert inside == []
