@@ -8,7 +8,10 @@ everything else under engine/ is internal and may change without notice. A name 
 from its room on first use (PEP 562), so `import engine.api` loads nothing heavy: the window
 and the HTTP server take a constant or an error class from here without OpenCV, MuPDF or
 ONNX Runtime. Nothing inside engine/ imports this module (a test checks it): it faces
-outward, so it can name anything in the engine without drawing an import circle."""
+outward, so it can name anything in the engine without drawing an import circle. It names no
+module of engine/cli/ either: what the CLI shares with the other front ends lives in the room
+it is about. A front end's way of hosting the engine (in its process, a child process, a
+cluster) is named here too when it is one of the engine's rooms, never imported from there."""
 
 from __future__ import annotations
 
@@ -62,7 +65,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.content.table_html": ("table_html",),
     "engine.output.tables": ("table_markdown",),
     "engine.output.writer": ("name_taken",),
-    "engine.cli.inputs": ("output_names",),
+    "engine.output.run_names": ("output_names",),
     # Models and devices
     "engine.models.store": ("ModelStore", "default_model_dir"),
     "engine.models.manifest": ("load_manifest",),
@@ -75,7 +78,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
 _RENAMED: dict[str, tuple[str, str]] = {
     # events.Warning would hide Python's builtin Warning in a program's namespace.
     "WarningEvent": ("engine.events", "Warning"),
-    "device_status_lines": ("engine.cli.device", "status_lines"),
+    "device_status_lines": ("engine.device.status_text", "status_lines"),
 }
 
 _WHERE: dict[str, tuple[str, str]] = {
@@ -101,12 +104,11 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.cli.device import status_lines as device_status_lines
-    from engine.cli.inputs import output_names
     from engine.cluster.ledger import MAX_ATTEMPTS, lost_message, lost_page
     from engine.cluster.pages import ClusterPages
     from engine.cluster.pool import check_reachable
     from engine.device.status import DeviceStatus
+    from engine.device.status_text import status_lines as device_status_lines
     from engine.engine import Engine
     from engine.errors import (Cancelled, ClusterUnavailable, CorruptDocument, DocumentFailed,
                                InvalidOptions, ModelIntegrityError, ModelUnavailable,
@@ -135,6 +137,7 @@ if TYPE_CHECKING:  # pragma: no cover
                                 parse_tables_across_pages)
     from engine.output.content_list import content_list
     from engine.output.document_json import SCHEMA_VERSION, document_json
+    from engine.output.run_names import output_names
     from engine.content.table_html import table_html
     from engine.output.tables import table_markdown
     from engine.content.tables import Table, TableCell

@@ -237,6 +237,15 @@ def test_the_front_door_check_finds_every_way_in():
                                       "engine.input.document", "engine.recipe"}
 
 
+def test_the_api_hands_on_nothing_from_another_front_end():
+    """The CLI is a front end like the window: what it shares with the others (output names,
+    the device status in words) lives in the room it is about, and the API names it there."""
+    import engine.api
+
+    rooms = {room for room, _ in engine.api._WHERE.values()}
+    assert not {room for room in rooms if room.startswith("engine.cli")}
+
+
 def test_nothing_in_the_engine_imports_its_api():
     """engine.api faces outward: an engine module that imported it could close a circle
     through any room the API names."""

@@ -94,7 +94,7 @@ class Baseline:
         self.converter.warm_up()
 
     def run(self, paths: list[Path], pages: int, out: Path) -> dict[str, float]:
-        from engine.cli.inputs import output_names
+        from engine.output.run_names import output_names
         from engine.options import options_from_settings
 
         latencies = []

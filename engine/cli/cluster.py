@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator, TextIO
 
 from engine import events
-from engine.cli.inputs import output_names
+from engine.output.run_names import output_names
 from engine.errors import PaperlensError
 from engine.options import ConvertOptions
 from engine.types import DocumentResult

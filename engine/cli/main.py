@@ -13,13 +13,14 @@ from typing import TextIO
 
 from engine import errors, events
 from engine.cli.inputs import (PASSWORD_ENV, PasswordPrompt, expand_inputs, given_password,
-                               output_names, terminal_prompt)
+                               terminal_prompt)
 from engine.cli.models import _ProgressDisplay, add_models_parser, run_models
 from engine.cli.device import add_device_parser, run_device
 from engine.cli.stopping import StopRequests, Stopped, mupdf_quiet
 from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
 from engine.formats import EXPORT_SUFFIXES, format_flags, parse_formats
+from engine.output.run_names import output_names
 from engine.options import (options_from_settings, parse_languages, parse_layout,
                             parse_method, parse_page_ranges, parse_tables_across_pages)
 from engine.types import Status

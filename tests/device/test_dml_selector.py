@@ -7,7 +7,7 @@ import json
 from device_fakes import settings_at
 from dml_fakes import BASIC_RENDER, INTEL_IGPU, NVIDIA_DGPU, FakeDmlFacts, FakeDxgi, runtime_of
 
-from engine.cli.device import status_lines
+from engine.device.status_text import status_lines
 from engine.device.dml_backend import DmlBackend, DmlSystemFacts
 from engine.device.dml_policy import RuntimeListing
 from engine.device.selector import DeviceSelector, ProcessDeviceState

@@ -53,7 +53,7 @@ def test_colliding_stems_each_keep_their_outputs(isolated, capsys):
 
 
 def test_output_names_never_share_a_file_or_hit_an_input(tmp_path):
-    from engine.cli.inputs import output_names as names
+    from engine.output.run_names import output_names as names
 
     out = tmp_path / "out"
     assert names([Path("a.pdf"), Path("a.png"), Path("a-2.pdf")], out) == ["a", "a-3", "a-2"]
