@@ -171,7 +171,7 @@ class Block:
     """Heading level for titles and section headers (1 = top)."""
     table: Table | None = None
     """Tables: the recognised table's cells (engine/content/tables.py); None for a table kept
-    as an image. The JSON writes it as `html` (engine/output/tables.py)."""
+    as an image. The JSON writes it as `html` (engine/content/table_html.py)."""
     latex: str = ""
     """Formulas: the recognised LaTeX, when the formula model could read the crop."""
     latex_confidence: float | None = None

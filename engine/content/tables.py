@@ -1,6 +1,7 @@
 """A table as typed content: cells with their place in the grid, their spans, text and header
 flag. The table recogniser, the Office readers and the join of tables across pages make it;
-the HTML and Markdown writers (engine/output/tables.py) and the exports read it."""
+the HTML and Markdown writers (engine/content/table_html.py, engine/output/tables.py) and the
+exports read it."""
 
 from __future__ import annotations
 

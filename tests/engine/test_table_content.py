@@ -1,5 +1,6 @@
 """A table as typed cells (engine/content/tables.py) and its two writers, HTML and GFM
-(engine/output/tables.py); and that nothing in the engine reads a table back from HTML."""
+(engine/content/table_html.py, engine/output/tables.py); and that nothing in the engine reads
+a table back from HTML."""
 
 from __future__ import annotations
 
@@ -120,7 +121,7 @@ def html_readers(source: str) -> set[str]:
 
 
 def test_nothing_in_the_engine_reads_html_back():
-    """Tables travel as cells; HTML is only written (engine/output/tables.py)."""
+    """Tables travel as cells; HTML is only written (engine/content/table_html.py)."""
     readers = {str(path.relative_to(ENGINE)): sorted(found)
                for path in sorted(ENGINE.rglob("*.py"))
                if (found := html_readers(path.read_text(encoding="utf-8")))}
