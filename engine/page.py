@@ -8,14 +8,15 @@ list in place."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
 from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from engine.content.crops import Crop
 from engine.imaging import turn_image
 from engine.options import ConvertOptions
-from engine.types import (Block, BlockKind, Box, Line, PageError, PageResult, Region, Status,
-                          TextSource)
+from engine.types import Block, Box, Line, PageError, PageResult, Region, Status, TextSource
 
 # Crops get a little margin so strokes on the region's edge are not cut.
 CROP_MARGIN_PX = 4
@@ -112,6 +113,12 @@ class PageState:
         x0, y0, x1, y1 = self.crop_bounds(box, margin)
         return np.ascontiguousarray(self.image[y0:y1, x0:x1])
 
+    def with_crops(self, regions: Iterable[Region]) -> "PageState":
+        """The page with the pixels of each of `regions`' crops among its images (a region
+        without a crop adds none), cut from the page at the region's box."""
+        added = tuple((r.crop.path, self.crop(r.box)) for r in regions if r.crop is not None)
+        return replace(self, crops=self.crops + added) if added else self
+
     def region_lines(self, box: Box) -> list[Line]:
         """Lines mostly inside `box`, moved into the coordinates of its crop."""
         ox = max(0, int(box.x0) - CROP_MARGIN_PX)
@@ -144,18 +151,12 @@ class PageOutcome:
     image: np.ndarray | None = None
 
 
-def keep_crop(page: PageState, region: Region, index: int) -> tuple[PageState, Region]:
-    """A region that keeps its crop as an image beside the Markdown: the page with the crop
-    among its images, and the region naming its path (`index`, the region's place among the
-    page's regions, names the file)."""
-    path = f"images/{page.image_prefix}-{region.kind.value}{index + 1}.png"
-    return (replace(page, crops=page.crops + ((path, page.crop(region.box)),)),
-            replace(region, image_path=path))
-
-
-def regions_of(page: PageState, kind: BlockKind) -> list[int]:
-    """Indices of the page's regions of one kind."""
-    return [i for i, r in enumerate(page.regions or ()) if r.kind is kind]
+def keep_crop(page: PageState, region: Region, index: int) -> Region:
+    """The region keeping its crop as an image beside the Markdown: it names the crop's path
+    (`index`, the region's place among the page's regions, names the file); the stage then
+    hands the region to `PageState.with_crops`, which adds the pixels."""
+    return replace(region, crop=Crop(f"images/{page.image_prefix}-{region.kind.value}"
+                                     f"{index + 1}.png"))
 
 
 Stage = Callable[[PageState, "object"], PageState]

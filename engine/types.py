@@ -6,6 +6,8 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from typing import Any
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.content.table_html import table_html
 from engine.content.tables import Table
 
@@ -138,13 +140,11 @@ class Region:
     """The page's lines this region holds (set when the page is assembled)."""
     table: Table | None = None
     """Tables: the recognised cells (engine/content/tables.py)."""
-    latex: str = ""
-    """Formulas: the recognised LaTeX."""
-    latex_confidence: float | None = None
-    latex_guard: str = ""
-    """Formulas: the decoding guard that ended the reading ("length", "repetition"), if any."""
-    image_path: str = ""
-    """The crop written beside the Markdown (figures, unparsed tables, doubtful formulas)."""
+    formula: Formula | None = None
+    """Formulas: the reading (engine/content/formulas.py); None while not read, or unreadable."""
+    crop: Crop | None = None
+    """The crop written beside the Markdown (figures, unparsed tables, formulas without LaTeX
+    or read doubtfully; engine/content/crops.py)."""
 
 
 @dataclass(frozen=True)
@@ -172,17 +172,13 @@ class Block:
     table: Table | None = None
     """Tables: the recognised table's cells (engine/content/tables.py); None for a table kept
     as an image. The JSON writes it as `html` (engine/content/table_html.py)."""
-    latex: str = ""
-    """Formulas: the recognised LaTeX, when the formula model could read the crop."""
-    latex_confidence: float | None = None
-    """Formulas: the formula model's confidence in `latex` (mean token probability, 0..1)."""
-    latex_guard: str = ""
-    """Formulas: the decoding guard that ended a runaway reading ("length": longer than the
-    crop's width allows; "repetition": a token or n-gram repeated beyond any training formula).
-    Such a reading is doubtful and keeps its image."""
-    image_path: str = ""
-    """Figures, unparsed tables, formulas without LaTeX or read with low confidence: the crop,
-    relative to the .md file."""
+    formula: Formula | None = None
+    """Formulas: the LaTeX, its confidence and guard (engine/content/formulas.py), when the
+    formula model could read the crop (an Office document's equation: its own LaTeX). The JSON
+    writes it as `latex`, `latex_confidence` and `latex_guard`."""
+    crop: Crop | None = None
+    """Figures, unparsed tables, formulas without LaTeX or read with low confidence: the picture
+    beside the Markdown (engine/content/crops.py). The JSON writes its path as `image_path`."""
     language: str = ""
     """Code: the listing's language where its lines make it clear (python, javascript, c)."""
     spans: tuple[Span, ...] = ()
@@ -274,9 +270,24 @@ class DocumentResult:
     """ok when every page is ok, failed when every page failed, partial otherwise."""
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON-able dict (enums as their values, boxes as [x0, y0, x1, y1], a table as
-        its HTML in `html`)."""
+        """Plain JSON-able dict (enums as their values, boxes as [x0, y0, x1, y1], content as
+        `_content_json` writes it)."""
         return _jsonable(self)
+
+
+def _content_json(name: str, item: Any) -> dict[str, Any] | None:
+    """The JSON fields a block's typed content is written as (the names the JSON has always
+    had): a table as its HTML, a formula as its LaTeX, confidence and guard, a crop as its
+    path, each empty where the block has none; None for a field that is no content."""
+    if name == "table":
+        return {"html": table_html(item) if item is not None else ""}
+    if name == "formula":
+        return {"latex": item.latex if item is not None else "",
+                "latex_confidence": _jsonable(item.confidence if item is not None else None),
+                "latex_guard": item.guard if item is not None else ""}
+    if name == "crop":
+        return {"image_path": item.path if item is not None else ""}
+    return None
 
 
 def _jsonable(value: Any) -> Any:
@@ -286,8 +297,9 @@ def _jsonable(value: Any) -> Any:
         plain = {}
         for f in fields(value):
             item = getattr(value, f.name)
-            if f.name == "table":
-                plain["html"] = table_html(item) if item is not None else ""
+            content = _content_json(f.name, item)
+            if content is not None:
+                plain.update(content)
             else:
                 plain[f.name] = _jsonable(item)
         return plain

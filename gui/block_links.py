@@ -24,14 +24,26 @@ class BlockLink:
     end: int
 
 
+def formula_latex(block: Any) -> str:
+    """A block's display LaTeX ("" when it has none)."""
+    formula = getattr(block, "formula", None)
+    return formula.latex if formula is not None else ""
+
+
+def crop_path(block: Any) -> str:
+    """The path of the picture the Markdown shows for a block ("" when none)."""
+    crop = getattr(block, "crop", None)
+    return crop.path if crop is not None else ""
+
+
 def block_words(block: Any) -> list[str]:
     """The words of a block as the Markdown carries them (text, table cells, LaTeX, picture)."""
     # A table's Markdown is its HTML, whose cell order differs from the OCR'd text's.
     text = _TAG.sub(" ", getattr(block, "html", "") or "") or getattr(block, "text", "") \
-        or getattr(block, "latex", "") or ""
+        or formula_latex(block)
     words = _WORD.findall(text)
-    if not words and getattr(block, "image_path", ""):
-        words = _WORD.findall(block.image_path)
+    if not words and crop_path(block):
+        words = _WORD.findall(crop_path(block))
     return words
 
 

@@ -21,7 +21,11 @@ FORMULA, TABLE = "formula", "table"
 
 
 def _has_content(block: Any, kind: str) -> bool:
-    return bool(block.latex.strip() if kind == FORMULA else block.table is not None)
+    return bool(_latex(block) if kind == FORMULA else block.table is not None)
+
+
+def _latex(block: Any) -> str:
+    return block.formula.latex.strip() if block.formula is not None else ""
 
 
 def copy_target(job: Job | None, chosen: tuple[int, int] | None, kind: str) -> Any | None:
@@ -69,7 +73,7 @@ class BlockCopier(QObject):
         block = self.target(FORMULA)
         if block is None:
             return None
-        latex = block.latex.strip()
+        latex = _latex(block)
         QGuiApplication.clipboard().setText(latex)
         self._window.status_label.setText(self.tr("LaTeX copied: {0}").format(
             latex if len(latex) <= 80 else latex[:77] + "…"))

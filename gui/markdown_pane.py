@@ -13,7 +13,8 @@ from PySide6.QtGui import (QColor, QFontDatabase, QFontInfo, QFontMetricsF, QIma
 from PySide6.QtWidgets import QPlainTextEdit, QTabWidget, QTextBrowser, QTextEdit
 
 from gui.background import run_in_background
-from gui.block_links import BlockLink, link_at, link_for, locate_blocks
+from gui.block_links import (BlockLink, crop_path, formula_latex, link_at, link_for,
+                             locate_blocks)
 from gui.math_view import (MATH_SCHEME, Formula, FormulaRejected, Typeset, find_formulas,
                            formula_image, typeset)
 from gui.queue_model import Job, JobState
@@ -48,7 +49,7 @@ def figure_links(pages: Any, positions: dict[str, int]) -> list[BlockLink]:
     links = []
     for page_index, page in enumerate(pages):
         for block_index, block in enumerate(page.blocks):
-            where = positions.get(getattr(block, "image_path", "") or "")
+            where = positions.get(crop_path(block))
             if where is not None:
                 links.append(BlockLink(page_index, block_index, where, where + 1))
     return links
@@ -94,7 +95,7 @@ def formula_links(pages: Any, positions: dict[str, int],
     links = []
     for page_index, page in enumerate(pages):
         for block_index, block in enumerate(page.blocks):
-            where = by_latex.get((getattr(block, "latex", "") or "").strip())
+            where = by_latex.get(formula_latex(block).strip())
             if where is not None and \
                     getattr(getattr(block, "kind", None), "value", None) == "formula":
                 links.append(BlockLink(page_index, block_index, where, where + 1))
@@ -107,8 +108,7 @@ def formula_crops(pages: Any, markdown: str) -> dict[str, str]:
     crops: dict[str, str] = {}
     for page in pages:
         for block in page.blocks:
-            latex, image = (getattr(block, "latex", "") or "").strip(), \
-                getattr(block, "image_path", "") or ""
+            latex, image = formula_latex(block).strip(), crop_path(block)
             if latex and image:
                 crops.setdefault(latex, "" if f"]({image})" in markdown else image)
     return crops

@@ -17,13 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from engine.content.formulas import Formula
 from engine.formulas.latex_print import compact
 from engine.formulas.latex_tokens import detokenize, group_end, normalized
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box
 
 NUMBER_PARAGRAPH = re.compile(r"^\(\s*((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?)\s*\)$")
-_TAG = re.compile(r"\\tag\s*\{([^{}]*)\}")
 _SPACING = frozenset(["\\quad", "\\qquad", "\\;", "\\:", "\\,", "~", "\\ "])
 _LAYOUT_ARGUMENT = frozenset(["array", "tabular", "alignedat", "subarray"])
 # After "(a)" these make it part of the formula ("(a)_n", "(a)=b", "(n)!", "(1)+(2)"), not a
@@ -46,13 +46,18 @@ class DisplayRules:
 RULES = DisplayRules()
 
 
-def _canon(latex: str) -> tuple[str, ...]:
-    return tuple(normalized(_TAG.sub("", latex)))
+def _latex(block: Block) -> str:
+    """A formula block's LaTeX ("" for any other block, or a formula not read)."""
+    return block.formula.latex if block.kind is BlockKind.FORMULA and block.formula else ""
 
 
-def _tag(latex: str) -> str:
-    match = _TAG.search(latex)
-    return match.group(1) if match else ""
+def _canon(formula: Formula) -> tuple[str, ...]:
+    return tuple(normalized(formula.untagged))
+
+
+def _with_latex(block: Block, latex: str, **changes) -> Block:
+    """The formula block with new LaTeX, its confidence and guard kept."""
+    return replace(block, formula=replace(block.formula, latex=latex), **changes)
 
 
 def _near(a: Box, b: Box, reach: float) -> bool:
@@ -64,12 +69,12 @@ def one_reading(blocks: list[Block], rules: DisplayRules = RULES) -> list[Block]
     """A formula read twice (equal canon, apart from its tag, and next to each other) once."""
     kept: list[Block] = []
     for block in blocks:
-        if block.kind is BlockKind.FORMULA and block.latex:
-            twin = next((i for i, other in enumerate(kept) if other.kind is BlockKind.FORMULA
-                         and other.latex and _canon(other.latex) == _canon(block.latex)
+        if _latex(block):
+            twin = next((i for i, other in enumerate(kept) if _latex(other)
+                         and _canon(other.formula) == _canon(block.formula)
                          and _near(other.box, block.box, rules.duplicate_gap)), None)
             if twin is not None:
-                if _tag(block.latex) and not _tag(kept[twin].latex):
+                if block.formula.tag and not kept[twin].formula.tag:
                     kept[twin] = replace(block, box=kept[twin].box.union(block.box))
                 continue
         kept.append(block)
@@ -93,25 +98,24 @@ def rows_once(blocks: list[Block], rules: DisplayRules = RULES) -> list[Block]:
     and its last row once more, each keeps its own number)."""
     blocks = list(blocks)
     for index, single in enumerate(blocks):
-        if single.kind is not BlockKind.FORMULA or not single.latex:
+        if not _latex(single):
             continue
-        key = _row_key(normalized(_TAG.sub("", single.latex)))
-        if not key or _rows(normalized(_TAG.sub("", single.latex))) is not None:
+        key = _row_key(normalized(single.formula.untagged))
+        if not key or _rows(normalized(single.formula.untagged)) is not None:
             continue
         for other_index, other in enumerate(blocks):
-            split = _rows(normalized(_TAG.sub("", other.latex))) \
-                if other.kind is BlockKind.FORMULA and other.latex and other_index != index \
-                else None
+            split = _rows(normalized(other.formula.untagged)) \
+                if _latex(other) and other_index != index else None
             if split is None or len(split[1]) < 2 \
                     or not _near(other.box, single.box, rules.duplicate_gap):
                 continue
             opening, rows, closing = split
             kept = [row for row in rows if _row_key(row) != key]
             if kept and len(kept) < len(rows):
-                tag = _tag(other.latex)
+                tag = other.formula.tag
                 latex = compact(detokenize(_environment(opening, kept, closing)))
-                blocks[other_index] = replace(other, latex=latex + (f"\\tag{{{tag}}}" if tag
-                                                                    else ""))
+                blocks[other_index] = _with_latex(other, latex + (f"\\tag{{{tag}}}" if tag
+                                                                  else ""))
     return blocks
 
 
@@ -127,15 +131,15 @@ def numbers_as_tags(blocks: list[Block], rules: DisplayRules = RULES) -> list[Bl
             continue
         middle = (block.box.y0 + block.box.y1) / 2
         candidates = [(abs((f.box.y0 + f.box.y1) / 2 - middle), i) for i, f in enumerate(blocks)
-                      if f.kind is BlockKind.FORMULA and f.latex and not _tag(f.latex)
+                      if _latex(f) and not f.formula.tag
                       and abs((f.box.y0 + f.box.y1) / 2 - middle)
                       <= rules.number_reach * max(f.box.height, block.box.height)]
         if not candidates:
             continue
         target = min(candidates)[1]
         formula = blocks[target]
-        blocks[target] = replace(formula, latex=f"{formula.latex}\\tag{{{match.group(1)}}}",
-                                 box=formula.box.union(block.box))
+        blocks[target] = _with_latex(formula, f"{_latex(formula)}\\tag{{{match.group(1)}}}",
+                                     box=formula.box.union(block.box))
         del blocks[index]
     return blocks
 
@@ -192,7 +196,7 @@ def _row_band(box: Box, first: int, last: int, count: int) -> Box:
 def _labelled_rows(block: Block, tag: str) -> list[Block] | None:
     """An environment whose first row opens with an item number (an exercise list read as one
     array): each numbered row, with the unnumbered rows under it, a label and a formula."""
-    split = _rows(normalized(_TAG.sub("", block.latex)))
+    split = _rows(normalized(block.formula.untagged))
     if split is None or len(split[1]) < 2 or not _label(split[1][0]):
         return None
     opening, rows, closing = split
@@ -213,8 +217,8 @@ def _labelled_rows(block: Block, tag: str) -> list[Block] | None:
         latex = compact(detokenize(body)) + (f"\\tag{{{tag}}}" if tag and number == len(items)
                                              else "")
         out.append(Block(BlockKind.TEXT, box, (), label, block.score))
-        out.append(replace(block, box=box, lines=lines, latex=latex,
-                           text=" ".join(line.text for line in lines)))
+        out.append(_with_latex(block, latex, box=box, lines=lines,
+                               text=" ".join(line.text for line in lines)))
     return out
 
 
@@ -223,19 +227,19 @@ def labels_as_text(blocks: list[Block]) -> list[Block]:
     row's, when the rows of one environment are numbered items)."""
     out: list[Block] = []
     for block in blocks:
-        if block.kind is BlockKind.FORMULA and block.latex:
-            tag = _tag(block.latex)
+        if _latex(block):
+            tag = block.formula.tag
             items = _labelled_rows(block, tag)
             if items is not None:
                 out.extend(items)
                 continue
-            tokens = normalized(_TAG.sub("", block.latex))
+            tokens = normalized(block.formula.untagged)
             cut = _label(tokens)
             if cut:
                 label = "".join(t for t in tokens[:cut] if t not in _SPACING)
                 out.append(Block(BlockKind.TEXT, block.box, (), label, block.score))
                 latex = compact(detokenize(tokens[cut:])) + (f"\\tag{{{tag}}}" if tag else "")
-                block = replace(block, latex=latex)
+                block = _with_latex(block, latex)
         out.append(block)
     return out
 

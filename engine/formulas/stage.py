@@ -5,13 +5,15 @@ of every formula region with its equation number."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import reduce
 
+from engine.content.formulas import Formula
 from engine.formulas.equation_numbers import NumberedFormula, number_text, numbered_formula, tagged
 from engine.formulas.image_rule import may_be_formula_image, on_light_paper, reads_as_formula
 from engine.formulas.loose_lines import MIN_SHARED_INK, display_lines, math_groups, shared_ink
 from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds
-from engine.page import PageState, keep_crop, regions_of
+from engine.page import PageState, keep_crop
 from engine.types import BlockKind, Box, PageError, Region
 
 
@@ -50,9 +52,8 @@ def recognize_formula_image(page: PageState, models) -> PageState:
         box = box.union(line.box)
     box = Box(max(0.0, box.x0), max(0.0, box.y0), min(float(width), box.x1),
               min(float(height), box.y1))
-    page, region = keep_reading(page, Region(BlockKind.FORMULA, box, reading.confidence), 0,
-                                reading)
-    return replace(page, regions=(region,))
+    region = keep_reading(page, Region(BlockKind.FORMULA, box, reading.confidence), 0, reading)
+    return replace(page.with_crops([region]), regions=(region,))
 
 
 def whole_ink_reading(page: PageState, recognizer) -> tuple[Box | None, FormulaReading | None]:
@@ -79,18 +80,17 @@ def find_math_lines(page: PageState, models) -> PageState:
     regions = list(page.regions)
     groups = []
     for group in math_groups(list(page.lines), [r.box for r in regions]):
-        if any(r.kind is BlockKind.FORMULA and r.latex
+        if any(r.kind is BlockKind.FORMULA and _latex(r)
                and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK for r in regions):
             continue  # read already (an image input read as one formula)
-        same = [i for i, r in enumerate(regions) if r.kind is BlockKind.FORMULA and not r.latex
-                and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK]
+        same = [i for i, r in enumerate(regions) if r.kind is BlockKind.FORMULA
+                and not _latex(r) and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK]
         if not same:
             groups.append(group)
             continue
-        for i in same:
-            group = group.union(regions[i].box)
-        regions[same[0]] = replace(regions[same[0]], box=group)
-        regions = [r for i, r in enumerate(regions) if i not in same[1:]]
+        merged = reduce(Box.union, (regions[i].box for i in same), group)
+        regions = [replace(r, box=merged) if i == same[0] else r
+                   for i, r in enumerate(regions) if i not in same[1:]]
     boxes = [line for group in groups
              for line in display_lines(group, page.crop(group), page.crop_bounds(group)[:2])]
     recognizer = models.formula_recognizer() if boxes else None
@@ -99,13 +99,15 @@ def find_math_lines(page: PageState, models) -> PageState:
     numbered = [_numbered(page, regions, box) for box in boxes]
     readings = recognizer.read([page.crop(n.read_box if n else box)
                                 for box, n in zip(boxes, numbered)])
-    for box, number, reading in zip(boxes, numbered, readings):
-        if reading is None or reading.low_confidence or not looks_like_math(reading.latex):
-            continue
-        found = Region(BlockKind.FORMULA, number.box if number else box, reading.confidence)
-        page, found = keep_reading(page, found, len(regions), _with_number(reading, number))
-        regions.append(found)
-    return replace(page, regions=tuple(_without_number_regions(page, regions)))
+    math = [(number.box if number else box, _with_number(reading, number))
+            for box, number, reading in zip(boxes, numbered, readings)
+            if reading is not None and not reading.low_confidence
+            and looks_like_math(reading.latex)]
+    # Each found formula's place after the page's regions names its crop.
+    found = [keep_reading(page, Region(BlockKind.FORMULA, box, reading.confidence),
+                          len(regions) + n, reading) for n, (box, reading) in enumerate(math)]
+    return replace(page.with_crops(found),
+                   regions=tuple(_without_number_regions(page, regions + found)))
 
 
 def recognize_formulas(page: PageState, models) -> PageState:
@@ -113,25 +115,33 @@ def recognize_formulas(page: PageState, models) -> PageState:
     kept as images and the page is partial. An equation number at the right end of a formula's
     line (engine/formulas/equation_numbers.py) is kept out of the crop that is read, joins the
     region, and is written as \\tag{..} after the LaTeX."""
-    formulas = [i for i in regions_of(page, BlockKind.FORMULA) if not page.regions[i].latex]
-    if not formulas:
+    unread = [(i, r) for i, r in enumerate(page.regions or ()) if _unread(r)]
+    if not unread:
         return page
-    regions = list(page.regions)
-    numbered = {i: n for i in formulas if (n := _numbered(page, regions, regions[i].box))}
-    for i, number in numbered.items():
-        regions[i] = replace(regions[i], box=number.box)
+    numbered = [_numbered(page, list(page.regions), r.box) for _, r in unread]
     recognizer = models.formula_recognizer()
-    readings: list[FormulaReading | None] = [None] * len(formulas)
+    readings: list[FormulaReading | None] = [None] * len(unread)
     if recognizer is None:
         page = replace(page, errors=page.errors + (
             PageError("formula", "ModelUnavailable", UNAVAILABLE_WARNING),))
     else:
-        readings = recognizer.read([page.crop(numbered[i].read_box if i in numbered
-                                              else regions[i].box) for i in formulas])
-    for i, reading in zip(formulas, readings):
-        page, regions[i] = keep_reading(page, regions[i], i,
-                                        _with_number(reading, numbered.get(i)))
-    return replace(page, regions=tuple(_without_number_regions(page, regions)))
+        readings = recognizer.read([page.crop(n.read_box if n else r.box)
+                                    for (_, r), n in zip(unread, numbered)])
+    read = [keep_reading(page, replace(r, box=n.box) if n else r, i, _with_number(reading, n))
+            for (i, r), n, reading in zip(unread, numbered, readings)]
+    in_order = iter(read)
+    regions = [next(in_order) if _unread(r) else r for r in page.regions]
+    return replace(page.with_crops(read),
+                   regions=tuple(_without_number_regions(page, regions)))
+
+
+def _latex(region: Region) -> str:
+    """The LaTeX read for a region ("" when none was)."""
+    return region.formula.latex if region.formula is not None else ""
+
+
+def _unread(region: Region) -> bool:
+    return region.kind is BlockKind.FORMULA and not _latex(region)
 
 
 def _holds_only_numbers(page: PageState, region: Region) -> bool:
@@ -167,13 +177,13 @@ def _with_number(reading: FormulaReading | None,
 
 
 def keep_reading(page: PageState, region: Region, index: int,
-                 reading: FormulaReading | None) -> tuple[PageState, Region]:
-    """A formula region with its LaTeX, and its image too when there is no LaTeX or it is
-    doubtful (the page then holds the crop; `index` names it): a formula is never lost, and a
-    doubtful reading can be checked against the original."""
+                 reading: FormulaReading | None) -> Region:
+    """A formula region with its LaTeX, and naming its crop too when there is no LaTeX or it is
+    doubtful (`index` names the file; the stage adds the pixels with `PageState.with_crops`): a
+    formula is never lost, and a doubtful reading can be checked against the original."""
     if reading is not None:
-        region = replace(region, latex=reading.latex, latex_confidence=reading.confidence,
-                         latex_guard=reading.guard)
+        region = replace(region, formula=Formula(reading.latex, reading.confidence,
+                                                 reading.guard))
     if reading is None or reading.low_confidence:
         return keep_crop(page, region, index)
-    return page, region
+    return region

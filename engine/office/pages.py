@@ -13,6 +13,8 @@ from typing import Callable, Iterator
 
 import numpy as np
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.errors import Cancelled, PaperlensError
 from engine.office.container import read_member
 from engine.office.model import PICTURE, OfficeDocument, OfficePage, Part
@@ -70,7 +72,7 @@ def _page(path: Path, kind: str, page: OfficePage, number: int, prefix: str,
             box = Box(0.0, y, width, y + height)
             crop = f"images/{prefix}-figure{index}.png"
             crops.append((crop, picture))
-            blocks.append(Block(BlockKind.FIGURE, box, image_path=crop))
+            blocks.append(Block(BlockKind.FIGURE, box, crop=Crop(crop)))
             blocks.extend(_placed(b, box) for b in _text_blocks(read))
             crops.extend(read.crops)
             name = Path(part.picture).name
@@ -94,8 +96,10 @@ def _block(part: Part, box: Box) -> Block:
     kind = BlockKind(part.kind)
     spans = tuple(Span(text=t if not latex else latex, latex=latex) for t, latex in part.spans)
     level = part.level if kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER) else 0
+    # An equation's own LaTeX, as its author wrote it: no reading to doubt.
+    formula = Formula(part.latex, 1.0) if part.latex else None
     return Block(kind, box, text=part.text or part.latex, level=level, table=part.table,
-                 latex=part.latex, latex_confidence=1.0 if part.latex else None, spans=spans)
+                 formula=formula, spans=spans)
 
 
 def _picture(source: Path, part: Part, prefix: str, read_picture: PictureReader,
@@ -131,7 +135,7 @@ def _text_blocks(outcome: PageOutcome) -> list[Block]:
     rules = PICTURE_RULES
     if result.status is Status.FAILED or min(result.width, result.height) < rules.min_side_px:
         return []
-    blocks = [b for b in result.blocks if b.kind is not BlockKind.FIGURE or b.image_path]
+    blocks = [b for b in result.blocks if b.kind is not BlockKind.FIGURE or b.crop is not None]
     read = sum(ch.isalnum() for b in blocks for ch in (b.text or ""))
     return blocks if read >= rules.min_text_characters else []
 

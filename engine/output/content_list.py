@@ -48,19 +48,21 @@ def _entry(block: Block) -> dict[str, Any] | None:
         return {"type": "text", "text": spans_text(block), "text_level": block.level or 1}
     if kind is BlockKind.TABLE:
         body = table_html(block.table) if block.table is not None else ""
-        return {"type": "table", "img_path": block.image_path, "table_body": body,
+        return {"type": "table", "img_path": _image_path(block), "table_body": body,
                 "text": "" if body else block.text, "table_caption": [],
                 "table_footnote": []}
     if kind is BlockKind.FIGURE:
-        return {"type": "image", "img_path": block.image_path, "image_caption": [],
+        return {"type": "image", "img_path": _image_path(block), "image_caption": [],
                 "image_footnote": []}
     if kind is BlockKind.FORMULA:
-        entry = {"type": "equation", "text": block.latex or block.text,
-                 "text_format": "latex" if block.latex else "ocr", "img_path": block.image_path}
-        if block.latex and block.latex_confidence is not None:
-            entry["confidence"] = round(block.latex_confidence, 4)
-        if block.latex_guard:
-            entry["guard"] = block.latex_guard
+        formula = block.formula
+        latex = formula.latex if formula is not None else ""
+        entry = {"type": "equation", "text": latex or block.text,
+                 "text_format": "latex" if latex else "ocr", "img_path": _image_path(block)}
+        if latex and formula.confidence is not None:
+            entry["confidence"] = round(formula.confidence, 4)
+        if formula is not None and formula.guard:
+            entry["guard"] = formula.guard
         return entry
     if kind is BlockKind.CODE:
         # MinerU's code item: the listing's lines as shown, and its language when clear.
@@ -73,6 +75,10 @@ def _entry(block: Block) -> dict[str, Any] | None:
     if kind is not BlockKind.TEXT:
         entry["sub_type"] = kind.value
     return entry
+
+
+def _image_path(block: Block) -> str:
+    return block.crop.path if block.crop is not None else ""
 
 
 def _attach_captions(items: list[dict[str, Any]]) -> None:

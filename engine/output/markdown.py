@@ -88,27 +88,31 @@ def render_block(block: Block, table_format: str = "html") -> str:
                 if gfm is not None:
                     return gfm
             return table_html(block.table)
-        parts = [f"![table]({_link_target(block.image_path)})"] if block.image_path else []
+        parts = [f"![table]({_link_target(block.crop.path)})"] \
+            if block.crop is not None else []
         if block.text:
             parts.append(escape_text(block.text))
         return "\n\n".join(parts)
     if kind is BlockKind.FORMULA:
-        image = f"![formula]({_link_target(block.image_path)})" if block.image_path else ""
-        if block.latex:
-            latex = "$$\n" + block.latex.strip() + "\n$$"
+        image = f"![formula]({_link_target(block.crop.path)})" \
+            if block.crop is not None else ""
+        formula = block.formula
+        if formula is not None and formula.latex:
+            latex = "$$\n" + formula.latex.strip() + "\n$$"
             if not image:
                 return latex
             # A doubtful reading keeps the formula's image beside it, for the reader to check.
             note = "the image shows the original formula"
-            if block.latex_confidence is not None:
-                note = f"LaTeX read with confidence {block.latex_confidence:.2f}; {note}"
+            if formula.confidence is not None:
+                note = f"LaTeX read with confidence {formula.confidence:.2f}; {note}"
             return f"{latex}\n\n{image}\n{_comment(note)}"
         parts = [image] if image else []
         if block.text:
             parts.append(_comment("formula text: " + block.text))
         return "\n".join(parts)
     if kind is BlockKind.FIGURE:
-        return f"![figure]({_link_target(block.image_path)})" if block.image_path else ""
+        return f"![figure]({_link_target(block.crop.path)})" \
+            if block.crop is not None else ""
     if kind is BlockKind.CODE:
         # The listing as shown (engine/structure/code.py), its language as the info string.
         code = block.text or "\n".join(ln.text for ln in block.lines)

@@ -173,19 +173,19 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[
     lines = list(region.lines)
     ordered = sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0))
     text = join_lines([ln.text for ln in ordered])
-    image = region.image_path
     if region.kind is BlockKind.TABLE:
         return [Block(BlockKind.TABLE, region.box, tuple(ordered), text, region.score,
-                      table=region.table, image_path=image)]
+                      table=region.table, crop=region.crop)]
     if region.kind is BlockKind.FORMULA:
+        formula = region.formula
+        if formula is not None:
+            formula = replace(formula, latex=compact(formula.latex))
         return [Block(BlockKind.FORMULA, region.box, tuple(ordered), text, region.score,
-                      latex=compact(region.latex), latex_confidence=region.latex_confidence,
-                      latex_guard=region.latex_guard,
-                      image_path=image)]
+                      formula=formula, crop=region.crop)]
     if region.kind is BlockKind.FIGURE:
         # Text inside a figure (axis labels, callouts) stays with the figure in the JSON.
         return [Block(BlockKind.FIGURE, region.box, tuple(ordered), "", region.score,
-                      image_path=image)]
+                      crop=region.crop)]
     if not lines:
         return []
     blocks = build_blocks(lines, page_lines)

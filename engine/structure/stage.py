@@ -6,20 +6,20 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import reduce
 
-from engine.page import PageState, keep_crop, regions_of
+from engine.page import PageState, keep_crop
 from engine.structure.assembly import assemble_page
 from engine.structure.line_numbers import MIN_RUN, line_number_gutter
 from engine.types import BlockKind, Box, Line, Region
 
 
 def crop_figures(page: PageState, models) -> PageState:
-    figures = regions_of(page, BlockKind.FIGURE)
-    if not figures:
+    """Each figure region keeps its crop as an image beside the Markdown."""
+    if not any(r.kind is BlockKind.FIGURE for r in page.regions or ()):
         return page
-    regions = list(page.regions)
-    for i in figures:
-        page, regions[i] = keep_crop(page, regions[i], i)
-    return replace(page, regions=tuple(regions))
+    regions = tuple(keep_crop(page, r, i) if r.kind is BlockKind.FIGURE else r
+                    for i, r in enumerate(page.regions))
+    return replace(page.with_crops(r for r in regions if r.kind is BlockKind.FIGURE),
+                   regions=regions)
 
 
 def assemble_blocks(page: PageState, models) -> PageState:

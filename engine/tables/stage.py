@@ -6,36 +6,47 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.page import PageState, keep_crop, regions_of
+from engine.page import PageState, keep_crop
 from engine.tables.evidence import cuts_through_lines, is_leader_list, is_prose_columns
 from engine.tables.lineless import table_in_region
-from engine.types import BlockKind, TextSource
+from engine.types import BlockKind, Region, TextSource
 
 
 def recognize_tables(page: PageState, models) -> PageState:
     # A table found from the text layer's alignment (engine/tables/lineless.py) is read already.
-    tables = [i for i in regions_of(page, BlockKind.TABLE) if page.regions[i].table is None]
-    if not tables:
+    if not any(_unread(r) for r in page.regions or ()):
         return page
     recognizer = models.table_recognizer()
-    regions = list(page.regions)
-    for i in tables:
-        box = regions[i].box
-        crop = page.crop(box)
-        lines = page.region_lines(box)
-        result = recognizer.recognize(crop, lines)
-        rejected = (is_prose_columns(result, crop) or cuts_through_lines(result, lines)
-                    or is_leader_list(result, [ln.text for ln in lines]))
-        lineless = (table_in_region(lines) if page.text_source is TextSource.TEXT_LAYER
-                    and (rejected or not result.ok) else None)
-        if lineless is not None:
-            regions[i] = replace(regions[i], table=lineless)
-        elif rejected:
-            regions[i] = replace(regions[i], kind=BlockKind.TEXT)
-        elif result.ok:
-            regions[i] = replace(regions[i], table=result.table)
-        else:
-            page, regions[i] = keep_crop(page, regions[i], i)
-            page = page.warn(f"a table could not be parsed ({result.reason}); kept as an image "
-                             "with its text")
-    return replace(page, regions=tuple(regions))
+    read = [_read_table(page, recognizer, r, i) if _unread(r) else (r, None)
+            for i, r in enumerate(page.regions)]
+    unparsed = [(region, reason) for region, reason in read if reason is not None]
+    page = page.with_crops(region for region, _ in unparsed)
+    for _, reason in unparsed:
+        page = page.warn(f"a table could not be parsed ({reason}); kept as an image with its "
+                         "text")
+    return replace(page, regions=tuple(region for region, _ in read))
+
+
+def _unread(region: Region) -> bool:
+    return region.kind is BlockKind.TABLE and region.table is None
+
+
+def _read_table(page: PageState, recognizer, region: Region,
+                index: int) -> tuple[Region, str | None]:
+    """The table region with its cells; made text when the recogniser's grid shows it is none;
+    or keeping its crop (`index`, its place among the page's regions, names the file), with the
+    reason the recogniser gave (None when it is not kept as an image)."""
+    crop = page.crop(region.box)
+    lines = page.region_lines(region.box)
+    result = recognizer.recognize(crop, lines)
+    rejected = (is_prose_columns(result, crop) or cuts_through_lines(result, lines)
+                or is_leader_list(result, [ln.text for ln in lines]))
+    lineless = (table_in_region(lines) if page.text_source is TextSource.TEXT_LAYER
+                and (rejected or not result.ok) else None)
+    if lineless is not None:
+        return replace(region, table=lineless), None
+    if rejected:
+        return replace(region, kind=BlockKind.TEXT), None
+    if result.ok:
+        return replace(region, table=result.table), None
+    return keep_crop(page, region, index), result.reason

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from engine.content.formulas import Formula
 from engine.cli.main import format_flags
 from engine.export.alto import ALTO_NS, SCHEMA_URL, build_alto
 from engine.formats import EXPORT_SUFFIXES, OutputFormat, parse_formats
@@ -63,7 +64,8 @@ def sample_page(**changes) -> PageResult:
                           Block(BlockKind.TEXT, body.box, (body,), body.text),
                           Block(BlockKind.TABLE, Box(90, 290, 410, 380), cells,
                                 table=table_of(TABLE)),
-                          Block(BlockKind.FORMULA, formula.box, (formula,), latex="E = mc^2"),
+                          Block(BlockKind.FORMULA, formula.box, (formula,),
+                                formula=Formula("E = mc^2")),
                           Block(BlockKind.FIGURE, Box(100, 500, 600, 900)),
                           Block(BlockKind.FOOTER, Box(480, 1300, 520, 1330),
                                 (Line("7", Box(480, 1300, 520, 1330)),), "7")))

@@ -16,6 +16,7 @@ import openpyxl
 import pymupdf
 import pytest
 
+from engine.content.formulas import Formula
 from engine.cli.main import main as cli_main
 from engine.errors import InvalidOptions, OutputNotWritable
 from engine.formats import EXPORT_FORMATS, OutputFormat, parse_formats
@@ -82,9 +83,9 @@ def test_a_table_of_ten_thousand_cells(tmp_path):
 def test_a_formula_pandoc_cannot_convert(tmp_path):
     result = scanned_result(tmp_path, text_block("Harvest"),
                             Block(BlockKind.FORMULA, Box(100, 300, 600, 360),
-                                  latex=r"\begin{harvest} x \end{harvest}"),
+                                  formula=Formula(r"\begin{harvest} x \end{harvest}")),
                             Block(BlockKind.FORMULA, Box(100, 400, 600, 460),
-                                  latex=r"x^{2} + y^{2} = z^{2}"))
+                                  formula=Formula(r"x^{2} + y^{2} = z^{2}")))
     outcome = export_document(result, EXPORT_FORMATS, "harvest", ExportContext())
     assert set(outcome.files) == {"harvest.searchable.pdf", "harvest.docx", "harvest.alto.xml",
                                   "harvest.hocr"}

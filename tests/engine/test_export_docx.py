@@ -14,6 +14,8 @@ import numpy as np
 import pymupdf
 import pytest
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.export.docx import build_docx, docx_markdown
 from engine.formats import OutputFormat
 from engine.content.tables import filled_rows
@@ -44,12 +46,12 @@ def equations(document) -> list:
 
 
 def test_figure_and_table_captions_join_their_objects():
-    result = result_of(block(BlockKind.FIGURE, image_path="images/r-p1-figure1.png"),
+    result = result_of(block(BlockKind.FIGURE, crop=Crop("images/r-p1-figure1.png")),
                        block(BlockKind.CAPTION, "Figure 1. Fields [north]"),
                        block(BlockKind.CAPTION, "Table 1. Yields"),
                        block(BlockKind.TABLE, table=table_of(MERGED)),
-                       block(BlockKind.FORMULA, latex="E = mc^2",
-                             image_path="images/r-p1-formula1.png", latex_confidence=0.4))
+                       block(BlockKind.FORMULA, formula=Formula("E = mc^2", 0.4),
+                             crop=Crop("images/r-p1-formula1.png")))
     markdown, notes = docx_markdown(result)
     assert notes == []
     assert "![Figure 1. Fields \\[north\\]](images/r-p1-figure1.png)" in markdown
@@ -65,9 +67,9 @@ def test_word_document_has_equations_merged_tables_and_captioned_figures(tmp_pat
     cv2.imwrite(str(tmp_path / "images" / "r-p1-figure1.png"), image)
     result = result_of(block(BlockKind.TITLE, "Field report", level=1),
                        block(BlockKind.TEXT, "Yields rose in every field."),
-                       block(BlockKind.FORMULA, latex=r"\frac{a}{b} = \sum_{i=1}^{n} x_i"),
+                       block(BlockKind.FORMULA, formula=Formula(r"\frac{a}{b} = \sum_{i=1}^{n} x_i")),
                        block(BlockKind.TABLE, table=table_of(MERGED)),
-                       block(BlockKind.FIGURE, image_path="images/r-p1-figure1.png"),
+                       block(BlockKind.FIGURE, crop=Crop("images/r-p1-figure1.png")),
                        block(BlockKind.CAPTION, "Figure 1. The plots."))
     data, notes = build_docx(result, tmp_path)
     assert notes == ()
@@ -105,7 +107,7 @@ def academic(engine, tmp_path_factory):
 def test_every_display_formula_of_an_academic_page_is_a_word_equation(academic):
     result, path = academic["math"]
     formulas = [b for p in result.pages for b in p.blocks
-                if b.kind is BlockKind.FORMULA and b.latex]
+                if b.kind is BlockKind.FORMULA and b.formula]
     assert len(formulas) >= 5
     assert not [w for w in result.warnings if ".docx" in w]
     document = docx.Document(str(path))

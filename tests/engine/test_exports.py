@@ -5,6 +5,8 @@ import json
 import numpy as np
 import pytest
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.output.content_list import content_list
 from engine.errors import OutputNotWritable
 from engine.output.markdown import render_markdown
@@ -43,19 +45,19 @@ def test_tables_render_as_html_or_gfm_by_option():
 
 
 def test_unparsed_table_keeps_its_image_and_text():
-    text = render_markdown([page(b(BlockKind.TABLE, "Crop Wheat 7.1", image_path="images/d-p1-table1.png"))])
+    text = render_markdown([page(b(BlockKind.TABLE, "Crop Wheat 7.1", crop=Crop("images/d-p1-table1.png")))])
     assert text == "![table](images/d-p1-table1.png)\n\nCrop Wheat 7.1\n"
 
 
 def test_formula_with_and_without_latex():
-    with_model = render_markdown([page(b(BlockKind.FORMULA, "E = mc2", latex="E = mc^2"))])
+    with_model = render_markdown([page(b(BlockKind.FORMULA, "E = mc2", formula=Formula("E = mc^2")))])
     assert with_model == "$$\nE = mc^2\n$$\n"
-    without = render_markdown([page(b(BlockKind.FORMULA, "E = mc2 -- x", image_path="images/f.png"))])
+    without = render_markdown([page(b(BlockKind.FORMULA, "E = mc2 -- x", crop=Crop("images/f.png")))])
     assert without == "![formula](images/f.png)\n<!-- formula text: E = mc2 - - x -->\n"
 
 
 def test_figure_then_caption():
-    md = render_markdown([page(b(BlockKind.FIGURE, image_path="images/d-p1-figure1.png"),
+    md = render_markdown([page(b(BlockKind.FIGURE, crop=Crop("images/d-p1-figure1.png")),
                                b(BlockKind.CAPTION, "Figure 1. Fields."))])
     assert md == "![figure](images/d-p1-figure1.png)\n\nFigure 1. Fields.\n"
 

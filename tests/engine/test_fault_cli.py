@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.content.crops import Crop
 from engine.cli.main import main as cli_main
 from engine.output.markdown import render_markdown
 from engine.types import Block, BlockKind, Box, Line, PageResult, TextSource
@@ -164,8 +165,8 @@ def test_our_tables_keep_their_html_and_their_cells_stay_text():
 
 def test_code_comments_and_image_paths_cannot_break_out():
     code = Block(BlockKind.CODE, BOX, (Line("```", BOX), Line("<script>", BOX)))
-    formula = block(BlockKind.FORMULA, "x --->< script", image_path="images/f.png")
-    figure = block(BlockKind.FIGURE, image_path="images/a) <script>-p1-figure1.png")
+    formula = block(BlockKind.FORMULA, "x --->< script", crop=Crop("images/f.png"))
+    figure = block(BlockKind.FIGURE, crop=Crop("images/a) <script>-p1-figure1.png"))
     markdown = render_markdown([page_of(code, formula, figure)])
     assert markdown.startswith("````\n```\n<script>\n````"), "the fence outlasts the code"
     assert "-->" not in markdown.replace("<!-- formula text", "").rsplit(" -->", 1)[0]

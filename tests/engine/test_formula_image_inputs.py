@@ -83,7 +83,7 @@ def test_a_formula_on_a_dark_background_becomes_its_latex(engine, tmp_path):
     result = convert(engine, tmp_path / "dark.png", on_dark(draw(100, 40, sum_of_squares)))
     [block] = result.pages[0].blocks
     assert block.kind is BlockKind.FORMULA
-    assert normalized(block.latex) == normalized("x^2 + y^2 = r^2")
+    assert normalized(block.formula.latex) == normalized("x^2 + y^2 = r^2")
 
 
 def test_a_matrix_on_a_transparent_background_becomes_one_formula(engine, tmp_path):
@@ -91,7 +91,7 @@ def test_a_matrix_on_a_transparent_background_becomes_one_formula(engine, tmp_pa
                      transparent(draw(142, 104, homogeneous_matrix)))
     [block] = result.pages[0].blocks
     assert block.kind is BlockKind.FORMULA
-    tokens = normalized(block.latex)
+    tokens = normalized(block.formula.latex)
     assert "\\begin{bmatrix}" in tokens and tokens.count("\\\\") == 3  # four rows
 
 

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from engine.content.formulas import Formula
 from engine.formulas.image_rule import (MAX_REGIONS, MAX_WORDS, MIN_CONFIDENCE, has_cjk_text,
                                         may_be_formula_image, on_light_paper, paper_level,
                                         reads_as_formula, spelled_share)
@@ -133,7 +134,7 @@ def test_a_dark_image_is_read_on_its_ink_inverted(tmp_path):
     models = FakeModels(recognizer)
     page = recognize_formula_image(page_of(dark_image(tmp_path), models), models)
     [region] = page.regions
-    assert region.kind is BlockKind.FORMULA and region.latex == MATH
+    assert region.kind is BlockKind.FORMULA and region.formula.latex == MATH
     assert region.box == Box(40.0, 30.0, 260.0, 70.0)  # the light strokes, not the background
 
 
@@ -148,7 +149,7 @@ def test_formula_pieces_from_the_layout_give_way_to_one_reading_holding_the_ocr_
     for stage in (recognize_formula_image, find_math_lines, recognize_formulas):
         page = stage(page, models)
     [region] = page.regions
-    assert region.latex == MATH and region.box == Box(34.0, 24.0, 266.0, 76.0)
+    assert region.formula.latex == MATH and region.box == Box(34.0, 24.0, 266.0, 76.0)
     assert len(recognizer.crops) == 1  # read once: no loose math line read again
 
 
@@ -180,10 +181,10 @@ def test_a_formula_image_the_ocr_turned_over_is_read_the_way_it_came(tmp_path):
     turned = replace(turned, lines=(line("- =)"),))
     page = recognize_formula_image(turned, models)
     [region] = page.regions
-    assert region.latex == MATH and region.latex_confidence == 0.9
+    assert region.formula == Formula(MATH, 0.9)
     assert page.rotation == 0 and page.warnings == () and page.lines == ()
     assert np.array_equal(page.image, given.image)
     assert region.box.x0 < 25 and region.box.x1 > 275  # the ink as given
     # Turned by the OCR and right to be: the turn stays.
     page = recognize_formula_image(replace(given.turned(180, given.image), lines=()), models)
-    assert page.rotation == 180 and page.regions[0].latex_confidence == 0.9
+    assert page.rotation == 180 and page.regions[0].formula.confidence == 0.9

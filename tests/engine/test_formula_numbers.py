@@ -77,7 +77,7 @@ def test_the_equation_number_stays_with_its_formula_as_a_tag():
     [crop] = recognizer.crops
     assert ink_columns(crop).max() < 420  # only the equation's 400 px of ink (and margin)
     [formula] = page.regions
-    assert formula.latex == LATEX + " \\tag{13}"
+    assert formula.formula.latex == LATEX + " \\tag{13}"
     assert [b.kind for b in page.blocks] == [BlockKind.FORMULA]
     assert "(13)" not in render_markdown_of(page).replace("\\tag{13}", "")
 
@@ -87,7 +87,7 @@ def test_a_number_outside_the_formula_box_or_in_its_own_text_region_joins_the_fo
         layout = Region(BlockKind.FORMULA, Box(295.0, 195.0, 705.0, 245.0), 0.8, "formula")
         page, recognizer = run([layout, *extra])
         [formula] = page.regions
-        assert formula.box.x1 >= NUMBER.x1 and formula.latex.endswith("\\tag{13}")
+        assert formula.box.x1 >= NUMBER.x1 and formula.formula.latex.endswith("\\tag{13}")
         assert [b.kind for b in page.blocks] == [BlockKind.FORMULA]
         assert ink_columns(recognizer.crops[0]).max() < 420
 
@@ -95,7 +95,7 @@ def test_a_number_outside_the_formula_box_or_in_its_own_text_region_joins_the_fo
 def test_a_loose_formula_found_on_its_own_keeps_its_number():
     page, recognizer = run([])
     [formula] = page.regions
-    assert formula.latex == LATEX + " \\tag{13}" and formula.box.x1 >= NUMBER.x1
+    assert formula.formula.latex == LATEX + " \\tag{13}" and formula.box.x1 >= NUMBER.x1
     assert ink_columns(recognizer.crops[0]).max() < 420
     assert [b.kind for b in page.blocks] == [BlockKind.FORMULA]
 

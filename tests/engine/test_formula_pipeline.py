@@ -11,6 +11,7 @@ import numpy as np
 import pymupdf
 import pytest
 
+from engine.content.formulas import Formula
 from engine.output.content_list import content_list
 from engine.input.document import open_document
 from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
@@ -72,7 +73,7 @@ def test_a_confident_reading_becomes_display_latex_only(tmp_path):
     assert markdown == "$$\nx^2+1\n$$\n"
     assert work.crops == () and page.status is Status.OK
     [block] = page.blocks
-    assert (block.latex, block.latex_confidence, block.image_path) == ("x^2+1", 0.93, "")
+    assert (block.formula, block.crop) == (Formula("x^2+1", 0.93), None)
     assert items[0]["type"] == "equation" and items[0]["confidence"] == 0.93
 
 
@@ -87,7 +88,7 @@ def test_a_low_confidence_reading_keeps_the_formula_image_beside_the_latex(tmp_p
     assert {k: items[0][k] for k in ("type", "text", "text_format", "img_path", "confidence")} == {
         "type": "equation", "text": "x^2+1", "text_format": "latex", "img_path": image,
         "confidence": 0.42}
-    assert page.blocks[0].latex_confidence == 0.42  # and so in <name>.json
+    assert page.blocks[0].formula.confidence == 0.42  # and so in <name>.json
 
 
 def test_a_truncated_reading_counts_as_low_confidence():
@@ -253,7 +254,7 @@ def test_a_guarded_reading_says_so_in_the_json_and_keeps_its_image(tmp_path):
     work, page, markdown, items = run_stages(image_file(tmp_path), [formula_region()],
                                              FakeRecognizer(runaway))
     [block] = page.blocks
-    assert block.latex_guard == "repetition" and block.image_path
+    assert block.formula.guard == "repetition" and block.crop
     assert items[0]["guard"] == "repetition"
     from engine.types import DocumentResult
     data = DocumentResult(path="x", kind="png", page_count=1, pages=(page,)).to_json()

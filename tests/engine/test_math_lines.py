@@ -66,7 +66,8 @@ def test_a_confident_math_reading_becomes_a_formula_region():
     work = find_math_lines(work, FakeModels(FakeRecognizer(FormulaReading(latex, 0.95, 20))))
     assert [r.kind for r in work.regions] == [BlockKind.TEXT, BlockKind.FORMULA]
     assert work.regions[1].box == Box(427.0, 962.0, 825.0, 1072.0)
-    assert [r.latex for r in work.regions] == ["", latex] and work.crops == ()
+    assert [r.formula and r.formula.latex for r in work.regions] == [None, latex]
+    assert work.crops == ()
 
 
 def test_doubtful_or_textual_readings_leave_the_lines_as_text():

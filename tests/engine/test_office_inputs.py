@@ -102,7 +102,7 @@ def test_word_equations_become_latex_and_footnotes_follow(engine, samples):
     result = engine.convert(samples / "math.docx", ConvertOptions())
     blocks = result.pages[0].blocks
     formula = next(b for b in blocks if b.kind is BlockKind.FORMULA)
-    assert formula.latex.replace(" ", "") == "\\frac{a}{b}+\\sqrt{x}"
+    assert formula.formula.latex.replace(" ", "") == "\\frac{a}{b}+\\sqrt{x}"
     assert "Energy is $E = mc^{2}$ here.[1]" in result.markdown
     assert "$$\n\\frac{a}{b} + \\sqrt{x}\n$$" in result.markdown
     assert blocks[-1].kind is BlockKind.FOOTNOTE and blocks[-1].text == "[1] Einstein, 1905."
@@ -187,7 +187,7 @@ def test_a_pasted_scan_is_cropped_and_read_by_ocr(engine, tmp_path):
     result = engine.convert(source, ConvertOptions(output_dir=str(tmp_path / "out")))
     blocks = result.pages[0].blocks
     figure = next(i for i, b in enumerate(blocks) if b.kind is BlockKind.FIGURE)
-    assert (tmp_path / "out" / blocks[figure].image_path).is_file()
+    assert (tmp_path / "out" / blocks[figure].crop.path).is_file()
     read = " ".join(b.text for b in blocks[figure + 1:])
     assert " ".join(SCAN_LINES).lower() in read.lower()
     assert result.markdown.index("![figure]") < result.markdown.lower().index("pasted scans")
@@ -208,7 +208,7 @@ def test_every_picture_of_a_document_is_cropped(engine, tmp_path):
         ".png", np.full((40, 60, 3), 90, dtype=np.uint8))[1]), pictures=2)
     out = tmp_path / "out"
     result = engine.convert(source, ConvertOptions(output_dir=str(out)))
-    figures = [b.image_path for b in result.pages[2].blocks if b.kind is BlockKind.FIGURE]
+    figures = [b.crop.path for b in result.pages[2].blocks if b.kind is BlockKind.FIGURE]
     assert len(figures) == 2 and all((out / f).is_file() for f in figures)
 
 

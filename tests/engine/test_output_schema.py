@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.output.content_list import content_list
 from engine.output.document_json import (CONTENT_LIST_SCHEMA, DOCUMENT_SCHEMA, SCHEMA_DIR,
                                          SCHEMA_VERSION, document_json, load_schema)
@@ -33,8 +35,8 @@ def _every_kind_page(number: int) -> PageResult:
         replace(b, level=1) if b.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER) else
         replace(b, table=table_of("<table><tr><td>1</td></tr></table>"))
         if b.kind is BlockKind.TABLE else
-        replace(b, latex="x^2", latex_confidence=0.9, latex_guard="length",
-                image_path="images/f.png") if b.kind is BlockKind.FORMULA else
+        replace(b, formula=Formula("x^2", 0.9, "length"),
+                crop=Crop("images/f.png")) if b.kind is BlockKind.FORMULA else
         replace(b, language="python") if b.kind is BlockKind.CODE else
         replace(b, spans=(Span("area "), Span("x2", latex="x^2", box=box, score=0.8),
                           Span(" here", box=None))) if b.kind is BlockKind.TEXT else b

@@ -1,5 +1,6 @@
 """Page structure: lines assigned to regions, captions beside their objects, footnotes last."""
 
+from engine.content.crops import Crop
 from engine.structure.assembly import assemble_page, assign_lines, heading_level, place_captions
 from engine.types import Block, BlockKind, Box, Line, Region
 from table_samples import table_of
@@ -68,13 +69,13 @@ def test_footnotes_go_to_the_end_of_the_page():
 def test_model_results_land_on_their_blocks():
     regions = [Region(BlockKind.TABLE, Box(0, 0, 100, 100),
                       table=table_of("<table><tr><td>1</td></tr></table>")),
-               Region(BlockKind.FORMULA, Box(0, 120, 100, 150), image_path="images/p1-formula2.png"),
-               Region(BlockKind.FIGURE, Box(0, 200, 100, 300), image_path="images/p1-figure3.png")]
+               Region(BlockKind.FORMULA, Box(0, 120, 100, 150), crop=Crop("images/p1-formula2.png")),
+               Region(BlockKind.FIGURE, Box(0, 200, 100, 300), crop=Crop("images/p1-figure3.png"))]
     blocks = assemble_page([line("x = 1", 5, 125, 60, 140), line("label", 10, 210, 40, 220)],
                            regions, page_area=1000 * 1000)
     by_kind = {b.kind: b for b in blocks}
     assert by_kind[BlockKind.TABLE].html.startswith("<table>")
-    assert by_kind[BlockKind.FORMULA].image_path == "images/p1-formula2.png"
+    assert by_kind[BlockKind.FORMULA].crop == Crop("images/p1-formula2.png")
     assert by_kind[BlockKind.FORMULA].text == "x = 1"
     assert by_kind[BlockKind.FIGURE].text == "" and by_kind[BlockKind.FIGURE].lines[0].text == "label"
 

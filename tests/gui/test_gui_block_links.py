@@ -6,13 +6,14 @@ from types import SimpleNamespace as NS
 
 import pytest
 
+from engine.content.crops import Crop
 from gui.block_links import link_at, link_for, locate_blocks
 
 pytestmark = pytest.mark.gui
 
 
-def page(*texts: str, **extra) -> NS:
-    return NS(blocks=[NS(text=t, latex="", image_path=extra.get("image", "")) for t in texts])
+def page(*texts: str) -> NS:
+    return NS(blocks=[NS(text=t, formula=None, crop=None) for t in texts])
 
 
 def test_blocks_are_found_in_order_despite_markdown_syntax():
@@ -41,13 +42,13 @@ def test_blocks_missing_from_the_text_get_no_link():
 
 
 def test_figure_is_found_by_its_image_path():
-    figure = NS(blocks=[NS(text="", latex="", image_path="images/doc-p1-0.png")])
+    figure = NS(blocks=[NS(text="", formula=None, crop=Crop("images/doc-p1-0.png"))])
     links = locate_blocks([figure], "![figure](images/doc-p1-0.png)\n")
     assert len(links) == 1
 
 
 def test_table_is_found_across_its_html_tags():
-    table = NS(blocks=[NS(text="", latex="", image_path="",
+    table = NS(blocks=[NS(text="", formula=None, crop=None,
                           html="<table><tr><td>Model</td><td>mAP</td></tr>"
                                "<tr><td>OTSL</td><td>0.88</td></tr></table>")])
     source = ("Intro.\n\n<table><tr><td>Model</td><td>mAP</td></tr>"

@@ -11,6 +11,8 @@ import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.output.markdown import render_markdown
 from engine.content.tables import Table, TableCell
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, Span, TextSource
@@ -42,9 +44,9 @@ def math_job(tmp_path: Path):
     blocks = (
         Block(BlockKind.TEXT, Box(20, 20, 580, 60), text="Euler wrote eiπ+1=0 for $5, and x too.",
               spans=inline),
-        Block(BlockKind.FORMULA, Box(20, 80, 580, 140), latex=FRACTION, latex_confidence=0.97),
-        Block(BlockKind.FORMULA, Box(20, 160, 580, 220), latex=BROKEN, latex_confidence=0.41,
-              image_path="images/page-p1-formula-2.png"),
+        Block(BlockKind.FORMULA, Box(20, 80, 580, 140), formula=Formula(FRACTION, 0.97)),
+        Block(BlockKind.FORMULA, Box(20, 160, 580, 220), formula=Formula(BROKEN, 0.41),
+              crop=Crop("images/page-p1-formula-2.png")),
         Block(BlockKind.TABLE, Box(20, 240, 580, 300), text="x_1 2",
               table=Table((TableCell(0, 0, "$x_1$"), TableCell(0, 1, "2")), 1, 2)),
     )

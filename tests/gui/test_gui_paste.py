@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
 from PySide6.QtGui import QGuiApplication, QImage
 
+from engine.content.formulas import Formula
 from engine.content.tables import Table, TableCell
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from gui.copy_block import copy_target, table_text
@@ -79,12 +80,12 @@ def test_a_pasted_formula_screenshot_gives_its_latex_in_one_click(qtbot, engine_
     assert job.path.name.startswith("pasted-") and job.path.suffix == ".png"
     assert QImage(str(job.path)).size() == QImage(str(FORMULA_SET / record["input"])).size()
     [block] = [b for p in job.result.pages for b in p.blocks]
-    assert block.kind is BlockKind.FORMULA and "\\Phi" in block.latex
+    assert block.kind is BlockKind.FORMULA and "\\Phi" in block.formula.latex
     assert window.commands.copy_latex.isEnabled() and not window.commands.copy_table.isEnabled()
 
     QGuiApplication.clipboard().clear()
     window.commands.copy_latex.trigger()  # the toolbar's "Copy LaTeX"
-    assert QGuiApplication.clipboard().text() == block.latex.strip()
+    assert QGuiApplication.clipboard().text() == block.formula.latex.strip()
     assert "LaTeX copied" in window.status_label.text()
 
 
@@ -147,7 +148,7 @@ def test_files_copied_in_a_file_manager_are_queued(qtbot, make_window, tmp_path)
 
 def test_which_block_a_copy_command_takes():
     def formula(latex: str, y: float) -> Block:
-        return Block(BlockKind.FORMULA, Box(0, y, 100, y + 20), latex=latex)
+        return Block(BlockKind.FORMULA, Box(0, y, 100, y + 20), formula=Formula(latex))
 
     page = PageResult(1, 100, 200, 72.0, TextSource.OCR, "scan", blocks=(
         Block(BlockKind.TEXT, Box(0, 0, 100, 10), text="words"), formula("a^2", 20),
@@ -156,7 +157,7 @@ def test_which_block_a_copy_command_takes():
     job = Job(1, Path("doc.pdf"), Path("out"), "doc")
     job.result = DocumentResult("doc.pdf", "pdf", 1, (page,))
     assert copy_target(job, None, "formula") is None  # two formulas: which one is not known
-    assert copy_target(job, (0, 2), "formula").latex == "b^2"  # the one clicked
+    assert copy_target(job, (0, 2), "formula").formula.latex == "b^2"  # the one clicked
     assert copy_target(job, (0, 0), "formula") is None
     assert copy_target(job, None, "table").html.startswith("<table>")  # the only table
     assert copy_target(job, (0, 9), "table") is not None

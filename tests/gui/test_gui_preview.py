@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 
+from engine.content.crops import Crop
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from gui.markdown_pane import MAX_INLINE_IMAGE_WIDTH
 from gui.preview import PreviewPane
@@ -29,7 +30,7 @@ def make_done_job(tmp_path: Path):
     blocks = (
         Block(BlockKind.TITLE, Box(20, 20, 580, 60), text="Quarterly report", level=1),
         Block(BlockKind.TEXT, Box(20, 80, 580, 200), text="Revenue grew in every region."),
-        Block(BlockKind.FIGURE, Box(20, 220, 580, 380), image_path="images/scan-p1-0.png"),
+        Block(BlockKind.FIGURE, Box(20, 220, 580, 380), crop=Crop("images/scan-p1-0.png")),
     )
     page = PageResult(page_number=1, width=600, height=400, dpi=72.0,
                       text_source=TextSource.OCR, text_source_reason="image", blocks=blocks)

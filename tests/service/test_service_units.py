@@ -8,6 +8,8 @@ import json
 import numpy as np
 import pytest
 
+from engine.content.crops import Crop
+from engine.content.formulas import Formula
 from engine.errors import InvalidOptions
 from engine.content.tables import Table, TableCell
 from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError, PageResult,
@@ -30,8 +32,8 @@ def sample_result() -> PageResult:
         page_number=3, width=827, height=400, dpi=200.0, text_source=TextSource.OCR,
         text_source_reason="no text layer",
         blocks=(Block(BlockKind.TITLE, Box(0.1 + 0.2, 1, 2, 3), (line,), "Total", 0.5, level=1),
-                Block(BlockKind.FORMULA, Box(1, 2, 3, 4), latex="x^2", latex_confidence=None,
-                      image_path="images/a-p3-formula2.png"),
+                Block(BlockKind.FORMULA, Box(1, 2, 3, 4), formula=Formula("x^2"),
+                      crop=Crop("images/a-p3-formula2.png")),
                 Block(BlockKind.TABLE, Box(1, 5, 3, 9), table=Table(
                     (TableCell(0, 0, "Crop", colspan=2, header=True), TableCell(1, 0, "a\nb"),
                      TableCell(1, 1, "7")), 2, 2, header_rows=1))),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.content.formulas import Formula
 from engine.output.document_json import document_json
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, Span, TextSource
 from tools.eval.math_faults import (
@@ -18,7 +19,7 @@ from tools.eval.math_faults import (
 
 
 def _formula(latex: str, y: float) -> Block:
-    return Block(BlockKind.FORMULA, Box(100, y, 500, y + 40), latex=latex)
+    return Block(BlockKind.FORMULA, Box(100, y, 500, y + 40), formula=Formula(latex))
 
 
 def _text(text: str, y: float, kind: BlockKind = BlockKind.TEXT) -> Block:

@@ -88,7 +88,7 @@ def _faults_of(engine, path: Path, out: Path) -> list[str]:
     written = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))
     typed = [f.describe() for f in math_faults(result)]
     if path.stem == "display":
-        formulas = [b.latex for b in result.pages[0].blocks if b.latex]
+        formulas = [b.formula.latex for b in result.pages[0].blocks if b.formula]
         assert len(formulas) >= 8 and sum("\\tag{" in f for f in formulas) >= 4, formulas
     assert [f.describe() for f in math_faults(written)] == typed
     return typed

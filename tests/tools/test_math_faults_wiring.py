@@ -9,11 +9,12 @@ import json
 import pymupdf
 import pytest
 
+from engine.content.formulas import Formula
 from engine.types import Block, BlockKind, Box, DocumentResult, PageResult, TextSource
 from tools.eval.math_faults import DUPLICATE, summary_line, summary_of
 
-DOUBLED = (Block(BlockKind.FORMULA, Box(100, 100, 400, 130), latex="x^2 = 1 \\tag{3}"),
-           Block(BlockKind.FORMULA, Box(100, 140, 400, 170), latex="x ^ { 2 } = 1"))
+DOUBLED = (Block(BlockKind.FORMULA, Box(100, 100, 400, 130), formula=Formula("x^2 = 1 \\tag{3}")),
+           Block(BlockKind.FORMULA, Box(100, 140, 400, 170), formula=Formula("x ^ { 2 } = 1")))
 
 
 class DoublingEngine:

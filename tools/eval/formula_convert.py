@@ -31,13 +31,13 @@ def read_through_convert(engine, items: Sequence[FormulaItem]) -> list[Converted
         if item.span is not None:
             raise ValueError(f"{item.id} is a render inside a chunk file; convert reads files")
         result = engine.convert(item.image_path, ConvertOptions())
-        blocks = [b for page in result.pages for b in page.blocks
-                  if b.kind is BlockKind.FORMULA and b.latex]
-        if not blocks:
+        formulas = [b.formula for page in result.pages for b in page.blocks
+                    if b.kind is BlockKind.FORMULA and b.formula and b.formula.latex]
+        if not formulas:
             readings.append(None)
             continue
-        confidences = [b.latex_confidence for b in blocks if b.latex_confidence is not None]
+        confidences = [f.confidence for f in formulas if f.confidence is not None]
         readings.append(ConvertedReading(
-            latex=" \\\\ ".join(b.latex for b in blocks),
+            latex=" \\\\ ".join(f.latex for f in formulas),
             confidence=min(confidences) if confidences else None))
     return readings

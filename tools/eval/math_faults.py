@@ -94,6 +94,14 @@ def _get(item: Any, name: str, default: Any = "") -> Any:
     return getattr(item, name, default)
 
 
+def _latex(block: Any) -> str:
+    """A block's display LaTeX: the JSON's `latex`, or a Block's formula's."""
+    if isinstance(block, Mapping):
+        return block.get("latex") or ""
+    formula = getattr(block, "formula", None)
+    return formula.latex if formula is not None else ""
+
+
 def _kind(block: Any) -> str:
     kind = _get(block, "kind")
     return getattr(kind, "value", kind)
@@ -160,7 +168,7 @@ def page_faults(page: Any, rules: FaultRules = RULES) -> list[MathFault]:
     single_rows: dict[str, int] = {}  # a one-row formula's row -> its block
     multi_rows: dict[str, int] = {}  # each row of a formula of several -> its block
     for index, block in enumerate(_get(page, "blocks", ()) or ()):
-        kind, text, latex = _kind(block), _get(block, "text") or "", _get(block, "latex") or ""
+        kind, text, latex = _kind(block), _get(block, "text") or "", _latex(block)
         if kind in rules.number_kinds and is_equation_number(text, rules):
             faults.append(MathFault(NUMBER_ALONE, number, index, text))
         if kind != "formula" or not latex.strip():

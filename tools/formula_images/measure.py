@@ -76,8 +76,9 @@ def measure_item(engine, folder: Path, record: dict) -> dict:
     result = engine.convert(folder / record["file"], ConvertOptions(), on_event=on_event)
     seconds = time.perf_counter() - started
     blocks = [b for page in result.pages for b in page.blocks]
-    formulas = [b for b in blocks if b.kind is BlockKind.FORMULA and b.latex]
-    latex = " \\\\ ".join(b.latex for b in formulas)
+    formulas = [b.formula for b in blocks
+                if b.kind is BlockKind.FORMULA and b.formula and b.formula.latex]
+    latex = " \\\\ ".join(f.latex for f in formulas)
     row = {key: record[key] for key in ("id", "kind", "family", "detail", "renderer")}
     row.update(margin=record["look"]["margin"], background=record["family"].split("/")[1],
                seconds=round(seconds, 3), formula=bool(formulas), latex=latex,
