@@ -35,6 +35,8 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.types": ("DocumentResult", "PageResult", "PageError", "Status", "TextSource",
                      "Block", "BlockKind", "Line", "Word", "Span", "Region", "Box"),
     "engine.content.tables": ("Table", "TableCell"),
+    "engine.content.formulas": ("Formula",),
+    "engine.content.crops": ("Crop",),
     "engine.output.document_json": ("document_json", "SCHEMA_VERSION"),
     "engine.output.content_list": ("content_list",),
     # Events
@@ -141,6 +143,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.content.table_html import table_html
     from engine.output.tables import table_markdown
     from engine.content.tables import Table, TableCell
+    from engine.content.formulas import Formula
+    from engine.content.crops import Crop
     from engine.output.writer import name_taken
     from engine.page import PageOutcome
     from engine.recipe import assemble_document, read_pages, select_pages
