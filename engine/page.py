@@ -7,8 +7,8 @@ list in place."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Protocol
 
 import numpy as np
