@@ -48,6 +48,10 @@ _ROOMS: dict[str, tuple[str, ...]] = {
                       "ModelIntegrityError", "OutputNotWritable", "Cancelled",
                       "InvalidOptions", "DocumentFailed", "PageTooLarge",
                       "ClusterUnavailable", "WorkerLost"),
+    # Hosts of the engine: the protocol, its error codec, its cancel and warm-up (ADR 0027)
+    "engine.hosting": ("Converter", "LocalConverter", "RemoteError", "encode_error",
+                       "decode_error", "error_types", "HostLost", "HostError",
+                       "cancel_check", "warm_up"),
     # Inputs
     "engine.input.suffixes": ("SUPPORTED_SUFFIXES",),
     "engine.input.kinds": ("identify",),
@@ -125,6 +129,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.export.registry import ExportContext, export_document
     from engine.export.page_words import (InputPixels, PlacedWord, block_lines, table_lines,
                                           words_of)
+    from engine.hosting import (Converter, HostError, HostLost, LocalConverter, RemoteError,
+                                cancel_check, decode_error, encode_error, error_types, warm_up)
     from engine.input.document import Document, open_document
     from engine.input.kinds import identify
     from engine.input.probe import Identity, probe_document

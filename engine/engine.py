@@ -11,11 +11,11 @@ from pathlib import Path
 
 from engine import events
 from engine.device.selector import DeviceSelector
-from engine.errors import Cancelled
+from engine.hosting import cancel_check
 from engine.model_set import ModelSet
 from engine.runtime.sessions import SessionFactory
 from engine.options import ConvertOptions
-from engine.recipe import convert_document
+from engine.recipe import convert_document, read_pages
 from engine.types import DocumentResult
 
 
@@ -52,15 +52,18 @@ class Engine:
         """The document's result (status ok or partial; its pages say which failed and why).
         Raises a PaperlensError when the document cannot be converted at all, DocumentFailed
         when every page failed; nothing is written then."""
-        cancel = cancel or threading.Event()
-
-        def check_cancel() -> None:
-            if cancel.is_set():
-                raise Cancelled()
-
+        check_cancel = cancel_check(cancel)
         models = self.models
         models.set_progress_sink(on_event)
         try:
             return convert_document(Path(path), options, models, on_event, check_cancel)
         finally:
             models.set_progress_sink(None)
+
+    def read_pages(self, document, numbers: list[int], options: ConvertOptions, stem: str,
+                   on_stage=None, cancel: threading.Event | None = None):
+        """Pages `numbers` of an opened document through every page stage with this engine's
+        models (recipe.read_pages), as PageOutcomes in order: how a host reads single pages
+        for a caller that assembles the document itself (the service, Ray's page workers)."""
+        return read_pages(document, numbers, options, stem, self.models, cancel_check(cancel),
+                          on_stage)

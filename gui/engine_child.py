@@ -49,7 +49,7 @@ class Stop:
     """Cancel what runs and end the process."""
 
 
-# -- messages from it --------------------------------------------------------------------------
+# -- messages from it (and a document that could not be converted: engine.api.RemoteError) ---
 
 @dataclass(frozen=True)
 class Emitted:
@@ -83,14 +83,6 @@ class Finished:
 
     def document(self) -> Any:
         return replace(self.result, pages=tuple(pickle.loads(page) for page in self.pages))
-
-
-@dataclass(frozen=True)
-class Failed:
-    """A document that could not be converted: the error's class name and its sentence."""
-
-    kind: str
-    message: str
 
 
 def portable_settings(settings: Any) -> Any:
@@ -172,17 +164,20 @@ def lower_process_priority() -> None:
         log.debug("could not lower the conversion process's priority: %s", error)
 
 
-def serve(connection: Any, pictures: socket.socket, settings: Any, log_level: int) -> None:
+def serve(connection: Any, pictures: socket.socket, settings: Any, log_level: int,
+          make_engine: Any = None) -> None:
     """The conversion process's main: converts what arrives until Stop, or until the window's
-    process goes away (its end of the pipe closes). Pictures go out on `pictures`."""
+    process goes away (its end of the pipe closes). Pictures go out on `pictures`.
+    `make_engine(settings)` makes what converts (engine.api.Engine when None)."""
     lower_process_priority()
     outbox = Outbox(connection, pictures)
     root = logging.getLogger()
     root.handlers[:] = [ForwardingHandler(outbox)]
     root.setLevel(log_level)
-    from engine.api import Engine
+    if make_engine is None:
+        from engine.api import Engine as make_engine
 
-    engine = Engine(replace(settings, origins=MappingProxyType(settings.origins)))
+    engine = make_engine(replace(settings, origins=MappingProxyType(settings.origins)))
     log.info("conversion process %d ready", os.getpid())
     requests: queue.SimpleQueue = queue.SimpleQueue()
     runner = threading.Thread(target=run_conversions, args=(engine, requests, outbox),
@@ -221,8 +216,9 @@ def run_conversions(engine: Any, requests: queue.SimpleQueue, outbox: Outbox) ->
 
 
 def convert(engine: Any, message: Convert, cancel: threading.Event,
-            outbox: Outbox) -> Finished | Failed:
-    from engine.api import DeviceDecided, PageProgress, PaperlensError
+            outbox: Outbox) -> Any:
+    """The document's Finished message, or its error as engine.api.RemoteError."""
+    from engine.api import DeviceDecided, PageProgress, PaperlensError, encode_error
 
     frames = LiveFrames()
 
@@ -240,8 +236,8 @@ def convert(engine: Any, message: Convert, cancel: threading.Event,
         result = engine.convert(message.path, message.options, on_event=on_event,
                                 cancel=cancel)
     except PaperlensError as error:
-        return Failed(type(error).__name__, error.message)
+        return encode_error(error)
     except Exception as error:  # a bug must not end the process: the next document goes on
         log.exception("%s: unexpected error", message.path)
-        return Failed(type(error).__name__, f"{type(error).__name__}: {error}")
+        return encode_error(error)
     return Finished.of(result)

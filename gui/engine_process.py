@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from engine import api
-from gui.engine_child import (ENGINE_NICENESS, Cancel, Convert, Emitted, Failed, Finished,
+from gui.engine_child import (ENGINE_NICENESS, Cancel, Convert, Emitted, Finished,
                               StatusReport, Stop, portable_settings, serve)
 
 log = logging.getLogger(__name__)
@@ -34,30 +34,6 @@ STOP_S = 5.0
 """How long a child told to stop may take before it is terminated."""
 PICTURE_TIMEOUT_S = 30.0
 """A picture's bytes follow its frame at once; a child that stops sending them is lost."""
-
-
-class EngineProcessLost(api.PaperlensError):
-    """The child ended in the middle of a document (killed, crashed)."""
-
-
-class EngineProcessError(api.PaperlensError):
-    """An error the child met that is no engine.api error type (a bug, an export's own error):
-    `kind` is its class name, `message` its line."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def engine_error(failure: Failed) -> api.PaperlensError:
-    """The typed error the child reported, raised again here (engine.api's errors by class
-    name)."""
-    kind = getattr(api, failure.kind, None)
-    if kind is api.DocumentFailed:
-        return api.DocumentFailed(failure.message, None)
-    if isinstance(kind, type) and issubclass(kind, api.PaperlensError):
-        return kind(failure.message)
-    return EngineProcessError(failure.kind, failure.message)
 
 
 def lost_message(exitcode: int | None) -> str:
@@ -116,14 +92,14 @@ class Child:
     pictures: socket.socket
 
     @classmethod
-    def start(cls, settings: Any) -> "Child":
+    def start(cls, settings: Any, make_engine: Any = None) -> "Child":
         context = multiprocessing.get_context("spawn")
         ours, theirs = context.Pipe(duplex=True)
         our_pictures, their_pictures = socket.socketpair()
         process = context.Process(
             target=serve, name="paperlens-engine", daemon=True,
             args=(theirs, their_pictures, portable_settings(settings),
-                  logging.getLogger().getEffectiveLevel()))
+                  logging.getLogger().getEffectiveLevel(), make_engine))
         start_niced(process)
         theirs.close()  # only the child holds its ends now: its death ends them
         their_pictures.close()
@@ -185,15 +161,18 @@ class Child:
 
 class EngineProcess:
     """Hosts engine.api.Engine(settings) in a child process; one per engine key (the worker
-    makes a new one when the settings that make an Engine change)."""
+    makes a new one when the settings that make an Engine change). The child's errors cross
+    as engine.api.RemoteError and are raised here as the same type (engine/hosting.py).
+    `make_engine`: a picklable callable the child makes its engine with (Engine when None)."""
 
     runs_here = False
     """The engine's work runs in the child, whose priority is lowered there. The thread that
     calls `convert` only relays messages and keeps its priority: lowered, it would wait for a
     CPU behind the child while holding Python's lock, and the window would wait with it."""
 
-    def __init__(self, settings: Any) -> None:
+    def __init__(self, settings: Any, make_engine: Any = None) -> None:
         self._settings = settings
+        self._make_engine = make_engine
         self._lock = threading.Lock()
         self._child: Child | None = None
         self._status: Any = None
@@ -223,7 +202,7 @@ class EngineProcess:
     def convert(self, path: Any, options: Any, on_event: Callable[[Any], None] | None = None,
                 cancel: threading.Event | None = None) -> Any:
         """As Engine.convert: the DocumentResult, or the child's typed error raised again;
-        EngineProcessLost when the child dies meanwhile."""
+        HostLost when the child dies meanwhile."""
         cancel = cancel or threading.Event()
         child = self._running_child()
         try:
@@ -231,9 +210,9 @@ class EngineProcess:
             outcome = self._follow(child, on_event or (lambda _event: None), cancel)
         except (EOFError, OSError):
             self._discard(child)
-            raise EngineProcessLost(lost_message(child.process.exitcode)) from None
-        if isinstance(outcome, Failed):
-            raise engine_error(outcome)
+            raise api.HostLost(lost_message(child.process.exitcode)) from None
+        if isinstance(outcome, api.RemoteError):
+            raise api.decode_error(outcome)
         return outcome.document()
 
     def close(self) -> None:
@@ -253,13 +232,13 @@ class EngineProcess:
             log.warning("the conversion process had ended (exit code %s); starting a new one",
                         child.process.exitcode)
             self._discard(child)
-        child = Child.start(self._settings)
+        child = Child.start(self._settings, self._make_engine)
         with self._lock:
             self._child = child
         return child
 
     def _follow(self, child: Child, on_event: Callable[[Any], None],
-                cancel: threading.Event) -> Finished | Failed:
+                cancel: threading.Event) -> Any:
         """Hand the child's messages on until the document's outcome arrives."""
         cancelled_at: float | None = None
         while True:
@@ -270,9 +249,9 @@ class EngineProcess:
                 log.warning("the conversion process did not stop within %.0f s of a cancel",
                             CANCEL_GRACE_S)
                 self._discard(child)
-                return Failed(api.Cancelled.__name__, api.Cancelled().message)
+                return api.encode_error(api.Cancelled())
             message = child.receive(POLL_S)
-            if isinstance(message, (Finished, Failed)):
+            if isinstance(message, (Finished, api.RemoteError)):
                 return message
             if isinstance(message, Emitted):
                 on_event(message.event)

@@ -24,8 +24,9 @@ from typing import Iterable, Iterator, Sequence
 from engine import events
 from engine.cluster.ledger import PageLedger
 from engine.cluster.pool import Finished, WorkerPool
-from engine.cluster.worker import DocumentBytes, RemoteFailure, WorkerInfo
+from engine.cluster.worker import DocumentBytes, WorkerInfo
 from engine.errors import Cancelled, CorruptDocument, PaperlensError
+from engine.hosting import RemoteError, cancel_check, decode_error
 from engine.input.document import Document, open_document
 from engine.options import ConvertOptions, options_from_settings
 from engine.page import PageOutcome
@@ -118,8 +119,8 @@ class _Run:
         self.plans = [_Plan(path, options, next(keys)) for path, options in jobs]
         self.ledger = PageLedger(pages_per_task)
         self.on_event = on_event
-        self.cancel = cancel
-        self.failures: dict[int, RemoteFailure] = {}
+        self.check_cancel = cancel_check(cancel)
+        self.failures: dict[int, RemoteError] = {}
         self.planned = 0
         self.by_key = {plan.key: plan for plan in self.plans}
 
@@ -144,10 +145,6 @@ class _Run:
                 plan.document = None  # its bytes leave the object store with the last reference
             yield plan.path, outcome
 
-    def check_cancel(self) -> None:
-        if self.cancel.is_set():
-            raise Cancelled()
-
     def _reader(self, plan: _Plan):
         def read(document: Document, numbers: list[int], stem: str) -> Iterator[PageOutcome]:
             if numbers != plan.numbers or stem != plan.stem:
@@ -165,7 +162,7 @@ class _Run:
                 return outcome
             failure = self.failures.pop(key, None)
             if failure is not None:
-                raise failure.error()
+                raise decode_error(failure)
             self._dispatch()
             for finished in self.pool.wait(WAIT_STEP_S):
                 self._settle(finished)
@@ -192,7 +189,7 @@ class _Run:
         if finished.outcomes is not None:
             self.ledger.read(task, finished.outcomes)
         elif finished.failure is not None:
-            if finished.failure.kind != Cancelled.__name__:
+            if not finished.failure.cancelled:
                 self.failures[task.document] = finished.failure
                 self.ledger.drop(task.document)
         else:

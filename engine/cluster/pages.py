@@ -11,7 +11,7 @@ and decides what a lost page becomes: sent again, or failed with `lost_page` (le
     while pages.idle_workers:
         pages.send(key, path, number, options, stem)
     for done in pages.wait(0.5):
-        ...  # done.key with done.outcome, done.failure (a RemoteFailure) or done.lost
+        ...  # done.key with done.outcome, done.failure (a RemoteError) or done.lost
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from typing import Hashable
 
 from engine.cluster.ledger import Task
 from engine.cluster.pool import WorkerPool
-from engine.cluster.worker import DocumentBytes, RemoteFailure, WorkerInfo
+from engine.cluster.worker import DocumentBytes, WorkerInfo
+from engine.hosting import RemoteError
 from engine.options import ConvertOptions, options_from_settings
 from engine.page import PageOutcome
 
@@ -39,7 +40,7 @@ class PageDone:
 
     key: Hashable
     outcome: PageOutcome | None = None
-    failure: RemoteFailure | None = None
+    failure: RemoteError | None = None
     lost: str | None = None
 
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cluster.ledger import Task
-from engine.cluster.worker import (DocumentBytes, PageWorker, RemoteFailure, WorkerInfo,
-                                   paperlens_version)
+from engine.cluster.worker import DocumentBytes, PageWorker, WorkerInfo, paperlens_version
 from engine.errors import ClusterUnavailable
+from engine.hosting import RemoteError
 from engine.options import ConvertOptions
 from engine.page import PageOutcome
 
@@ -76,7 +76,7 @@ class Finished:
 
     task: Task
     outcomes: list[PageOutcome] | None = None
-    failure: RemoteFailure | None = None
+    failure: RemoteError | None = None
     lost: str | None = None
 
 
@@ -96,7 +96,9 @@ class _Slot:
 class WorkerPool:
     def __init__(self, address: str | None, settings, layout_model: str | None,
                  cpus_per_worker: int = 1, workers: int | None = None,
-                 start_timeout_s: float = 600.0) -> None:
+                 start_timeout_s: float = 600.0, make_engine: Any = None) -> None:
+        """`make_engine(settings, threads=...)`: what each worker reads with (an Engine when
+        None; a picklable callable)."""
         self.ray = import_ray()
         self._owns_ray = not self.ray.is_initialized()
         if self._owns_ray:
@@ -121,7 +123,9 @@ class WorkerPool:
         remote = self.ray.remote(num_cpus=cpus_per_worker, max_restarts=MAX_RESTARTS,
                                  max_task_retries=0, concurrency_groups={CONTROL: 1},
                                  scheduling_strategy="SPREAD")(PageWorker)
-        self._slots = [_Slot(remote.remote(settings, cpus_per_worker)) for _ in range(count)]
+        made_by = () if make_engine is None else (make_engine,)
+        self._slots = [_Slot(remote.remote(settings, cpus_per_worker, *made_by))
+                       for _ in range(count)]
         for slot in self._slots:
             slot.ref = slot.handle.warm_up.remote(layout_model)
         self._wait_for_warm_up(start_timeout_s)
@@ -236,7 +240,7 @@ class WorkerPool:
         except self.ray.exceptions.RayError as exc:
             return self._lost(slot, exc)
         if slot.state == "warming":
-            if isinstance(value, RemoteFailure):
+            if isinstance(value, RemoteError):
                 self._give_up(slot, value.message)
             elif value.version != paperlens_version():
                 self._give_up(slot, f"the worker on {value.host} runs Paperlens {value.version}, "
@@ -245,7 +249,7 @@ class WorkerPool:
                 slot.info, slot.state = value, "idle"
             return None
         task, slot.task, slot.state = slot.task, None, "idle"
-        if isinstance(value, RemoteFailure):
+        if isinstance(value, RemoteError):
             return Finished(task, failure=value)
         return Finished(task, outcomes=value)
 

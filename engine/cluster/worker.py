@@ -4,8 +4,9 @@ at start, reading page ranges with the same recipe as a single process (recipe.r
 It is a plain class; pool.py makes it a Ray actor. A document arrives once per worker as bytes
 (from the cluster's object store, so nodes need not share a disk), is kept in a private folder
 under its own name (error messages name it as a local run does) and stays open for the next
-range of it. Errors about the whole document come back as data (`RemoteFailure`) and are
-raised again on the driver as the same typed error."""
+range of it (Engine.read_pages). Errors about the whole document come back as data
+(engine/hosting.py's `RemoteError`) and are raised again on the driver as the same typed
+error; a cancel sets the call's event, which the recipe looks at before every stage."""
 
 from __future__ import annotations
 
@@ -25,12 +26,12 @@ import pymupdf
 
 from engine import errors
 from engine.engine import Engine
-from engine.errors import Cancelled, PaperlensError
+from engine.errors import PaperlensError
+from engine.hosting import RemoteError, encode_error, warm_up
 from engine.input.document import Document, open_document
 from engine.options import ConvertOptions
 from engine.output.staging import STAGING_MARK, remove_stale_staging, write_owner
 from engine.page import PageOutcome
-from engine.recipe import read_pages
 
 OPEN_DOCUMENTS = 2
 """Documents a worker keeps open (and on its disk) for their next page ranges."""
@@ -58,27 +59,6 @@ class WorkerInfo:
 
 
 @dataclass(frozen=True)
-class RemoteFailure:
-    """An error about the whole document met in a worker (a model that cannot be loaded, a
-    damaged single image, a cancellation), carried back as its kind and sentence."""
-
-    kind: str
-    message: str
-
-    @classmethod
-    def of(cls, exc: PaperlensError) -> "RemoteFailure":
-        return cls(type(exc).__name__, exc.message)
-
-    def error(self) -> PaperlensError:
-        """The same typed error, raised again on the driver."""
-        kind = getattr(errors, self.kind, None)
-        if isinstance(kind, type) and issubclass(kind, PaperlensError) \
-                and kind is not errors.DocumentFailed:
-            return kind(self.message)
-        return PaperlensError(self.message)
-
-
-@dataclass(frozen=True)
 class DocumentBytes:
     """A document as a worker receives it: its name, content digest and a reference to the
     bytes (a list, so Ray hands the reference over without fetching the bytes each call)."""
@@ -96,8 +76,9 @@ class PageWorker:
     """Reads page ranges of documents; one range at a time (Ray's default concurrency group),
     while `cancel`, `stage` and `info` answer beside it (the control group)."""
 
-    def __init__(self, settings, threads: int) -> None:
-        self.engine = Engine(settings, threads=threads)
+    def __init__(self, settings, threads: int, make_engine: Any = Engine) -> None:
+        """`make_engine(settings, threads=...)` makes what reads the pages (an Engine)."""
+        self.engine = make_engine(settings, threads=threads)
         self.threads = threads
         # Documents are kept in a folder that names this process; ones left by workers that
         # were killed are removed here, as output staging folders are.
@@ -107,7 +88,7 @@ class PageWorker:
         self._folder = Path(tempfile.mkdtemp(prefix=f".worker{STAGING_MARK}", dir=parent))
         write_owner(self._folder)
         self._open: OrderedDict[str, Document] = OrderedDict()
-        self._cancelled: set[int] = set()
+        self._cancels: dict[int, threading.Event] = {}
         self._stages: dict[int, str] = {}
         self._lock = threading.Lock()
 
@@ -118,28 +99,21 @@ class PageWorker:
                           ray.get_runtime_context().get_node_id(), paperlens_version(),
                           self.threads, self.engine.device_status().to_json())
 
-    def warm_up(self, layout_model: str | None) -> WorkerInfo | RemoteFailure:
-        """Load every model a page may need, so the first page is not slow and a model that
-        cannot be loaded is known before any page is sent."""
-        models = self.engine.models
+    def warm_up(self, layout_model: str | None) -> WorkerInfo | RemoteError:
+        """Load every model a page may need and read a small page (hosting.warm_up), so the
+        first page is not slow and a model that cannot be loaded is known before any page is
+        sent."""
         try:
-            models.page_reader()
-            if layout_model:
-                models.layout_detector(layout_model)
-            models.table_recognizer()
-            models.formula_recognizer()
+            warm_up(self.engine, layout_model)
         except PaperlensError as exc:
-            return RemoteFailure.of(exc)
+            return encode_error(exc)
         return self.info()
 
     def read(self, call: int, document: DocumentBytes, numbers: list[int],
-             options: ConvertOptions, stem: str) -> list[PageOutcome] | RemoteFailure:
+             options: ConvertOptions, stem: str) -> list[PageOutcome] | RemoteError:
         """The outcomes of pages `numbers` of `document`, in order."""
-
-        def check_cancel() -> None:
-            with self._lock:
-                if call in self._cancelled:
-                    raise Cancelled()
+        with self._lock:
+            cancel = self._cancels.setdefault(call, threading.Event())
 
         def on_stage(_index: int, number: int, stage: str, _state) -> None:
             with self._lock:
@@ -147,19 +121,19 @@ class PageWorker:
 
         try:
             opened = self._document(document, options.password)
-            return list(read_pages(opened, numbers, options, stem, self.engine.models,
-                                   check_cancel, on_stage))
+            return list(self.engine.read_pages(opened, numbers, options, stem, on_stage,
+                                               cancel))
         except PaperlensError as exc:
-            return RemoteFailure.of(exc)
+            return encode_error(exc)
         finally:
             with self._lock:
-                self._cancelled.discard(call)
+                self._cancels.pop(call, None)
                 self._stages.pop(call, None)
 
     def cancel(self, call: int) -> None:
         """Stop call `call` before its next page stage (or before it starts)."""
         with self._lock:
-            self._cancelled.add(call)
+            self._cancels.setdefault(call, threading.Event()).set()
 
     def stage(self, call: int) -> str | None:
         """The last page stage call `call` finished, as `<page number>:<stage>` (None before

@@ -1,4 +1,5 @@
-"""Page structure: text lines assigned to layout regions, regions turned into ordered blocks."""
+"""Page structure: text lines assigned to layout regions, regions turned into blocks, captions
+and footnotes placed; the steps that use them in order are engine/structure/page_blocks.py."""
 
 from __future__ import annotations
 
@@ -6,14 +7,11 @@ import re
 from dataclasses import replace
 
 from engine.formulas.latex_print import compact
-from engine.structure.code import code_blocks
-from engine.structure.forms import read_rows_across
 from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
-from engine.structure.reading_order import body_line_height, line_height, order_blocks
+from engine.structure.reading_order import body_line_height
 from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
-from engine.structure.vertical import is_vertical_page
-from engine.text import has_cjk, right_to_left
+from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
 
 # A line belongs to the region that holds most of it; below this share it belongs to none.
@@ -310,46 +308,3 @@ def split_watermarks(lines: list[Line]) -> tuple[list[Line], list[Line]]:
 # A "figure" covering this much of the page is the page itself (a poster, a photographed
 # sign, a cropped text line): its text is the content, not a label inside an illustration.
 PAGE_SIZED_FIGURE_SHARE = 0.5
-
-
-def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
-                  page_area: float | None = None) -> list[Block]:
-    """Blocks of a page in reading order, watermarks first as page furniture. Without layout
-    regions: paragraphs by geometry. A figure region holding CJK text is text. On a page of
-    vertical CJK writing only the other figures are taken from the layout model, which was
-    trained on horizontal pages (it boxes vertical text as tables, figures or pieces cutting
-    across paragraphs); the text is grouped by geometry."""
-    lines, stamped = split_watermarks(lines)
-    # A watermark is page furniture, like a running head: left out of the reading order, where
-    # it would lie across the columns as if it were a headline dividing them.
-    furniture = [Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
-                 for line in stamped]
-    vertical = is_vertical_page(lines)
-    # Columns of an Arabic, Persian or Hebrew page run from the right.
-    rtl = right_to_left([line.text for line in lines])
-    if regions is None:
-        return furniture + order_blocks(code_blocks(build_blocks(lines)), right_to_left=rtl,
-                                        vertical=vertical)
-    regions = [replace(r, kind=BlockKind.TEXT)
-               if r.kind is BlockKind.FIGURE and holds_cjk_text(r, lines) else r
-               for r in regions]
-    if vertical:
-        regions = [r for r in regions if r.kind is BlockKind.FIGURE]
-    held, leftover = assign_lines(lines, drop_nested_text(list(regions), lines))
-    body_height = line_height(lines)
-    held = [display_header(region, body_height) for region in held]
-    figure_area = sum(r.box.area for r in held if r.kind is BlockKind.FIGURE)
-    picture_page = bool(page_area) and figure_area >= PAGE_SIZED_FIGURE_SHARE * page_area
-    blocks: list[Block] = []
-    for region in held:
-        if region.kind is BlockKind.FIGURE and picture_page:
-            # On a page that is mostly pictures (a poster, a cover, a photographed sign) the
-            # words on the pictures are what the page says.
-            leftover.extend(region.lines)
-            region = replace(region, lines=())
-        blocks.extend(region_blocks(region, lines))
-    blocks.extend(build_blocks(leftover, lines))
-    ordered = order_blocks(code_blocks(blocks), right_to_left=rtl, vertical=vertical)
-    if not rtl and not vertical:
-        ordered = read_rows_across(ordered)
-    return furniture + footnotes_last(place_captions(label_captions(ordered)))

@@ -7,7 +7,7 @@ from dataclasses import replace
 from functools import reduce
 
 from engine.page import PageState, keep_crop
-from engine.structure.assembly import assemble_page
+from engine.structure.page_blocks import assemble_page
 from engine.structure.line_numbers import MIN_RUN, line_number_gutter
 from engine.types import BlockKind, Box, Line, Region
 

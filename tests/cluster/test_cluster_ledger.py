@@ -7,8 +7,8 @@ import pytest
 
 from engine.cli.cluster import split_ray_argument
 from engine.cluster.ledger import PageLedger, Task
-from engine.cluster.worker import RemoteFailure
-from engine.errors import Cancelled, ModelUnavailable, PaperlensError, WorkerLost
+from engine.hosting import HostError, RemoteError, encode_error
+from engine.errors import Cancelled, ModelUnavailable, WorkerLost
 from engine.page import PageOutcome
 from engine.types import PageResult, Status, TextSource
 
@@ -85,10 +85,11 @@ def test_a_worker_returning_other_pages_is_refused():
 
 
 def test_errors_from_a_worker_are_raised_again_as_their_own_type():
-    assert isinstance(RemoteFailure.of(ModelUnavailable("no det model")).error(), ModelUnavailable)
-    assert isinstance(RemoteFailure("Cancelled", "stop").error(), Cancelled)
-    unknown = RemoteFailure("SomethingElse", "odd").error()
-    assert type(unknown) is PaperlensError and unknown.message == "odd"
+    assert isinstance(encode_error(ModelUnavailable("no det model")).error(), ModelUnavailable)
+    assert isinstance(RemoteError("Cancelled", "stop").error(), Cancelled)
+    unknown = RemoteError("SomethingElse", "odd").error()
+    assert type(unknown) is HostError and (unknown.kind, unknown.message) == ("SomethingElse",
+                                                                              "odd")
 
 
 @pytest.mark.parametrize("ray, inputs, expected", [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from engine.structure.assembly import assemble_page
+from engine.structure.page_blocks import assemble_page
 from engine.structure.furniture import mark_furniture
 from engine.structure.paragraphs import build_blocks
 from engine.structure.reading_order import order_blocks

@@ -1,7 +1,8 @@
 """Page structure: lines assigned to regions, captions beside their objects, footnotes last."""
 
 from engine.content.crops import Crop
-from engine.structure.assembly import assemble_page, assign_lines, heading_level, place_captions
+from engine.structure.assembly import assign_lines, heading_level, place_captions
+from engine.structure.page_blocks import assemble_page
 from engine.types import Block, BlockKind, Box, Line, Region
 from table_samples import table_of
 

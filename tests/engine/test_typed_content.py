@@ -11,7 +11,7 @@ from engine.content.formulas import Formula
 from engine.formulas.stage import recognize_formulas
 from engine.options import ConvertOptions
 from engine.page import PageState, keep_crop
-from engine.structure.assembly import assemble_page
+from engine.structure.page_blocks import assemble_page
 from engine.structure.stage import crop_figures
 from engine.types import Block, BlockKind, Box, DocumentResult, Line, PageResult, Region, TextSource
 

@@ -13,11 +13,9 @@ import sys
 import pytest
 from PySide6.QtCore import Qt
 
-from engine import errors
 from engine.types import DocumentResult, PageResult, TextSource
-from gui.engine_child import Failed, Finished, picklable_record
-from gui.engine_process import (EngineProcess, EngineProcessError, engine_error, forward_log,
-                                lost_message)
+from gui.engine_child import Finished, picklable_record
+from gui.engine_process import EngineProcess, forward_log, lost_message
 from gui.queue_model import JobState
 from gui_samples import write_text_pdf
 
@@ -133,7 +131,7 @@ def test_a_killed_conversion_process_fails_its_document_and_the_next_one_convert
     qtbot.waitUntil(lambda: long_job.state.finished, timeout=30_000)
 
     assert long_job.state is JobState.FAILED
-    assert long_job.error_kind == "EngineProcessLost"
+    assert long_job.error_kind == "HostLost"
     assert "stopped unexpectedly" in long_job.message and "SIGKILL" in long_job.message
     qtbot.waitUntil(lambda: next_job.state.finished, timeout=120_000)
     assert next_job.state is JobState.DONE, next_job.message
@@ -165,15 +163,8 @@ def test_no_conversion_process_outlives_its_engine_or_the_window(qtbot, shipping
 
 # -- the messages, without a child ---------------------------------------------------------------
 
-def test_the_childs_errors_are_raised_again_with_their_own_type():
-    wrong = engine_error(Failed("WrongPassword", "The password does not open a.pdf."))
-    assert type(wrong) is errors.WrongPassword and wrong.message.startswith("The password")
-    assert type(engine_error(Failed("Cancelled", "stopped"))) is errors.Cancelled
-    failed = engine_error(Failed("DocumentFailed", "every page failed"))
-    assert type(failed) is errors.DocumentFailed and failed.result is None
-    bug = engine_error(Failed("KeyError", "KeyError: 'x'"))
-    assert isinstance(bug, EngineProcessError) and (bug.kind, bug.message) == ("KeyError",
-                                                                               "KeyError: 'x'")
+def test_a_lost_child_is_described_by_its_signal_or_exit_code():
+    # The child's typed errors crossing back: tests/engine/test_hosting.py, for every host.
     assert "SIGSEGV" in lost_message(-signal.SIGSEGV) and "exit code 3" in lost_message(3)
 
 

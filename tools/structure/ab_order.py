@@ -26,24 +26,21 @@ def collect(folder: Path, variants: tuple[str, ...]) -> Path:
 
     from engine.api import Engine
     from engine.options import ConvertOptions
-    from engine.structure import assembly
-    from settings import SettingsStore
-
     from engine.structure import stage
+    from engine.structure.page_blocks import blocks_after, steps_before
+    from settings import SettingsStore
 
     captured: list[tuple[list, bool]] = []
     inputs: list[tuple] = []
-    original, original_assemble = assembly.order_blocks, stage.assemble_page
-
-    def capture(blocks, right_to_left=False, vertical=False):
-        captured.append((list(blocks), vertical))
-        return original(blocks, right_to_left, vertical)
+    original_assemble = stage.assemble_page
 
     def capture_inputs(lines, regions, page_area=None):
         inputs.append((list(lines), None if regions is None else list(regions), page_area))
+        # The blocks as the reading order receives them: the steps before it.
+        before = blocks_after(lines, regions, page_area, steps_before("reading_order"))
+        captured.append((list(before.blocks), before.vertical))
         return original_assemble(lines, regions, page_area)
 
-    assembly.order_blocks = capture
     stage.assemble_page = capture_inputs
     engine = Engine(SettingsStore().load())
     pages = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["pages"]
@@ -62,7 +59,7 @@ def collect(folder: Path, variants: tuple[str, ...]) -> Path:
                                "inputs": inputs[-1] if inputs else None,
                                "page": result.pages[0]})
     finally:
-        assembly.order_blocks, stage.assemble_page = original, original_assemble
+        stage.assemble_page = original_assemble
     out = folder / "blocks.pkl"
     out.write_bytes(pickle.dumps(stored))
     return out
@@ -94,7 +91,7 @@ def reassemble(folder: Path) -> dict[str, dict[str, float]]:
     from dataclasses import replace
 
     from engine.output.markdown import render_markdown
-    from engine.structure.assembly import assemble_page
+    from engine.structure.page_blocks import assemble_page
     from engine.structure.furniture import mark_furniture
     from tools.eval.scoring import text_similarity
 
