@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from engine.formulas.latex_print import compact
 from engine.structure.code import code_blocks
@@ -11,6 +11,7 @@ from engine.structure.forms import read_rows_across
 from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height, line_height, order_blocks
+from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
 from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
 from engine.structure.vertical import is_vertical_page
 from engine.text import has_cjk, right_to_left
@@ -313,23 +314,49 @@ PAGE_SIZED_FIGURE_SHARE = 0.5
 
 
 def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
-                  page_area: float | None = None) -> list[Block]:
-    """Blocks of a page in reading order, watermarks first as page furniture. Without layout
-    regions: paragraphs by geometry. A figure region holding CJK text is text. On a page of
-    vertical CJK writing only the other figures are taken from the layout model, which was
-    trained on horizontal pages (it boxes vertical text as tables, figures or pieces cutting
-    across paragraphs); the text is grouped by geometry."""
+                  page_area: float | None = None,
+                  reading_order: ReadingOrderRules = READING_ORDER) -> list[Block]:
+    """Blocks of a page in reading order (`reading_order`: the rules that order them),
+    watermarks first as page furniture."""
+    page = page_blocks(lines, regions, page_area)
+    ordered = order_blocks(page.blocks, right_to_left=page.right_to_left,
+                           vertical=page.vertical, rules=reading_order)
+    if regions is None:
+        return [*page.furniture, *ordered]
+    if not page.right_to_left and not page.vertical:
+        ordered = read_rows_across(ordered)
+    return [*page.furniture, *footnotes_last(place_captions(label_captions(ordered)))]
+
+
+@dataclass(frozen=True)
+class PageBlocks:
+    """A page's blocks before they are put in reading order."""
+
+    furniture: tuple[Block, ...]
+    """Watermarks: page furniture, out of the reading order."""
+    blocks: list[Block]
+    right_to_left: bool
+    """Columns run from the right (an Arabic, Persian or Hebrew page)."""
+    vertical: bool
+    """A page of vertical CJK writing (engine/structure/vertical.py)."""
+
+
+def page_blocks(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
+                page_area: float | None = None) -> PageBlocks:
+    """The blocks of a page, not yet ordered. Without layout regions: paragraphs by geometry.
+    A figure region holding CJK text is text. On a page of vertical CJK writing only the other
+    figures are taken from the layout model, which was trained on horizontal pages (it boxes
+    vertical text as tables, figures or pieces cutting across paragraphs); the text is grouped
+    by geometry."""
     lines, stamped = split_watermarks(lines)
     # A watermark is page furniture, like a running head: left out of the reading order, where
     # it would lie across the columns as if it were a headline dividing them.
-    furniture = [Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
-                 for line in stamped]
+    furniture = tuple(Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
+                      for line in stamped)
     vertical = is_vertical_page(lines)
-    # Columns of an Arabic, Persian or Hebrew page run from the right.
     rtl = right_to_left([line.text for line in lines])
     if regions is None:
-        return furniture + order_blocks(code_blocks(build_blocks(lines)), right_to_left=rtl,
-                                        vertical=vertical)
+        return PageBlocks(furniture, code_blocks(build_blocks(lines)), rtl, vertical)
     regions = [replace(r, kind=BlockKind.TEXT)
                if r.kind is BlockKind.FIGURE and holds_cjk_text(r, lines) else r
                for r in regions]
@@ -349,7 +376,4 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
             region = replace(region, lines=())
         blocks.extend(region_blocks(region, lines))
     blocks.extend(build_blocks(leftover, lines))
-    ordered = order_blocks(code_blocks(blocks), right_to_left=rtl, vertical=vertical)
-    if not rtl and not vertical:
-        ordered = read_rows_across(ordered)
-    return furniture + footnotes_last(place_captions(label_captions(ordered)))
+    return PageBlocks(furniture, code_blocks(blocks), rtl, vertical)

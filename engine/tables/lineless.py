@@ -17,6 +17,7 @@ from engine.export.cell_numbers import parse_number
 from engine.page import PageState
 from engine.tables.content import Table, TableCell
 from engine.tables.evidence import ruled
+from engine.tables.evidence_rules import TABLE_EVIDENCE, TableEvidenceRules
 from engine.types import BlockKind, Box, Line, Region, TextSource
 
 # Two pieces of one row are apart (two cells) when the blank between them is at least this
@@ -177,11 +178,13 @@ def _read(rows: list[list[Line]], gap: float) -> LinelessTable | None:
     return LinelessTable(box, Table(cells, len(rows), len(columns), header_rows=1 if head else 0), all_lines)
 
 
-def find_lineless_tables(page: PageState, models) -> PageState:
+def find_lineless_tables(page: PageState, models,
+                         evidence: TableEvidenceRules = TABLE_EVIDENCE) -> PageState:
     """The page stage: on a page read from its text layer, text and list regions that together
     set a lineless table become one table region with its cells. Table regions inside it go
     into it too (the layout model boxes a stretch of its rows as a table now and then); a
-    table found inside table regions alone, or one with ruling lines, is the table model's."""
+    table found inside table regions alone, or one with ruling lines (`evidence`), is the
+    table model's."""
     if page.regions is None or page.text_source is not TextSource.TEXT_LAYER:
         return page
     regions = list(page.regions)
@@ -190,7 +193,7 @@ def find_lineless_tables(page: PageState, models) -> PageState:
     changed = False
     for table in find_tables(loose):
         from_text = sum(homes[id(line)] is not BlockKind.TABLE for line in table.lines)
-        if from_text < MIN_TEXT_LINES or ruled(page.crop(table.box)):
+        if from_text < MIN_TEXT_LINES or ruled(page.crop(table.box), evidence):
             continue
         taken = [r for r in regions if r.kind in TAKEN_KINDS | {BlockKind.TABLE}
                  and r.box.share_inside(table.box) >= TAKEN_SHARE]

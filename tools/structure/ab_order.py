@@ -5,7 +5,9 @@ before ordering and what page assembly received (lines, layout regions; build/st
 blocks.pkl); `score` re-orders the blocks with each candidate and scores the Markdown against
 the truth, in seconds; `reassemble` runs the whole of page assembly again (paragraphs, vertical
 writing, figures holding text, order, furniture) with the engine as it is now, for rules that
-act before ordering. `--set module.NAME=value` changes a threshold for one run."""
+act before ordering. `--set NAME=value` runs `score` or `reassemble` with a variant of the
+reading-order rules (engine/structure/reading_order_rules.py), built with `dataclasses.replace`
+and passed to the code."""
 
 from __future__ import annotations
 
@@ -14,62 +16,58 @@ import pickle
 import statistics
 import sys
 from collections import defaultdict
+from dataclasses import fields, replace
 from pathlib import Path
+
+from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
 
 from tools.structure.generate import DEFAULT_OUT
 
 
 def collect(folder: Path, variants: tuple[str, ...]) -> Path:
-    """Every page converted once; the unordered blocks of each (and whether the page was read
-    as vertical writing) kept beside the set."""
+    """Every page converted once; what page assembly received (its lines and layout regions,
+    heard as the `figures` stage's progress) and the page's blocks before ordering (and whether
+    it was read as vertical writing) kept beside the set."""
     import json
 
     from engine.api import Engine
+    from engine.events import PageProgress
     from engine.options import ConvertOptions
-    from engine.structure import assembly
+    from engine.structure.assembly import page_blocks
     from settings import SettingsStore
 
-    from engine.structure import stage
+    heard: list[tuple] = []
 
-    captured: list[tuple[list, bool]] = []
-    inputs: list[tuple] = []
-    original, original_assemble = assembly.order_blocks, stage.assemble_page
+    def listen(event) -> None:
+        # The stage before `blocks`: its lines and regions are what assemble_page receives.
+        if isinstance(event, PageProgress) and event.stage == "figures":
+            height, width = event.image.shape[:2]
+            heard.append((list(event.lines), None if event.regions is None
+                          else list(event.regions), float(height * width)))
 
-    def capture(blocks, right_to_left=False, vertical=False):
-        captured.append((list(blocks), vertical))
-        return original(blocks, right_to_left, vertical)
-
-    def capture_inputs(lines, regions, page_area=None):
-        inputs.append((list(lines), None if regions is None else list(regions), page_area))
-        return original_assemble(lines, regions, page_area)
-
-    assembly.order_blocks = capture
-    stage.assemble_page = capture_inputs
     engine = Engine(SettingsStore().load())
     pages = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["pages"]
     stored = []
-    try:
-        for page in pages:
-            for variant in variants:
-                path = folder / (f"{page['id']}.pdf" if variant == "digital"
-                                 else f"{page['id']}.scan.jpg")
-                captured.clear()
-                inputs.clear()
-                result = engine.convert(path, ConvertOptions())
-                unordered, vertical = captured[-1] if captured else ([], False)
-                stored.append({"id": page["id"], "family": page["family"], "variant": variant,
-                               "unordered": unordered, "vertical": vertical,
-                               "inputs": inputs[-1] if inputs else None,
-                               "page": result.pages[0]})
-    finally:
-        assembly.order_blocks, stage.assemble_page = original, original_assemble
+    for page in pages:
+        for variant in variants:
+            path = folder / (f"{page['id']}.pdf" if variant == "digital"
+                             else f"{page['id']}.scan.jpg")
+            heard.clear()
+            result = engine.convert(path, ConvertOptions(), on_event=listen)
+            inputs = heard[-1] if heard else None
+            blocks = page_blocks(*inputs) if inputs else None
+            stored.append({"id": page["id"], "family": page["family"], "variant": variant,
+                           "unordered": blocks.blocks if blocks else [],
+                           "vertical": blocks.vertical if blocks else False,
+                           "inputs": inputs, "page": result.pages[0]})
     out = folder / "blocks.pkl"
     out.write_bytes(pickle.dumps(stored))
     return out
 
 
-def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
-    from dataclasses import replace
+def score(folder: Path, candidates: dict, rules: ReadingOrderRules = READING_ORDER
+          ) -> dict[str, dict[str, float]]:
+    """Each stored page's blocks ordered by each candidate under `rules`, scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.assembly import footnotes_last, label_captions, place_captions
@@ -80,7 +78,8 @@ def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
     for item in stored:
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
         for name, order in candidates.items():
-            ordered = order(item["unordered"], vertical=item.get("vertical", False))
+            ordered = order(item["unordered"], vertical=item.get("vertical", False),
+                            rules=rules)
             blocks = footnotes_last(place_captions(label_captions(ordered)))
             page = replace(item["page"], blocks=tuple(blocks))
             sim = text_similarity(render_markdown([page]), truth)
@@ -89,9 +88,10 @@ def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
             for name, rows in table.items()}
 
 
-def reassemble(folder: Path) -> dict[str, dict[str, float]]:
-    """Each stored page assembled again from its lines and regions, furniture marked, scored."""
-    from dataclasses import replace
+def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER
+               ) -> dict[str, dict[str, float]]:
+    """Each stored page assembled again from its lines and regions under `rules`, furniture
+    marked, scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.assembly import assemble_page
@@ -104,23 +104,27 @@ def reassemble(folder: Path) -> dict[str, dict[str, float]]:
         if item.get("inputs") is None:
             continue
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
-        page = replace(item["page"], blocks=tuple(assemble_page(*item["inputs"])))
+        blocks = assemble_page(*item["inputs"], reading_order=rules)
+        page = replace(item["page"], blocks=tuple(blocks))
         table[f"{item['family']}/{item['variant']}"].append(
             text_similarity(render_markdown(mark_furniture([page])), truth))
     return {"reassembled": {key: round(statistics.fmean(v), 4)
                             for key, v in sorted(table.items())}}
 
 
-def set_threshold(assignment: str) -> None:
-    """`module.NAME=value`: a module constant changed for this run."""
-    import importlib
-
-    name, _, value = assignment.partition("=")
-    module, _, constant = name.rpartition(".")
-    target = importlib.import_module(module)
-    if not hasattr(target, constant):
-        raise SystemExit(f"{module} has no {constant}")
-    setattr(target, constant, type(getattr(target, constant))(float(value)))
+def variant(assignments: list[str], rules: ReadingOrderRules = READING_ORDER
+            ) -> ReadingOrderRules:
+    """`NAME=value` pairs: `rules` with those fields changed (engine/structure/
+    reading_order_rules.py), a new set passed to the code; nothing in the engine is changed."""
+    names = {f.name for f in fields(rules)}
+    changes = {}
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        if name not in names:
+            known = ", ".join(sorted(names))
+            raise SystemExit(f"ReadingOrderRules has no {name!r}; it has {known}")
+        changes[name] = type(getattr(rules, name))(float(value))
+    return replace(rules, **changes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,20 +132,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=("collect", "score", "reassemble"))
     parser.add_argument("--folder", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--variants", default="digital,scanned")
-    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
-                        help="change a threshold for this run (score, reassemble)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a reading-order rule changed for this run (score, reassemble)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(collect(args.folder, tuple(args.variants.split(","))))
         return 0
-    for assignment in args.set:
-        set_threshold(assignment)
+    rules = variant(args.set)
     if args.command == "reassemble":
-        results = reassemble(args.folder)
+        results = reassemble(args.folder, rules)
     else:
         from engine.structure.reading_order import order_blocks
 
-        results = score(args.folder, {"current": order_blocks})
+        results = score(args.folder, {"current": order_blocks}, rules)
     for name, rows in results.items():
         for key, value in rows.items():
             print(f"{name:10} {key:24} {value:.4f}")
