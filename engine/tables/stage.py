@@ -10,12 +10,14 @@ from engine.page import PageState, keep_crop, regions_of
 from engine.tables.evidence import cuts_through_lines, is_leader_list, is_prose_columns
 from engine.tables.evidence_rules import TABLE_EVIDENCE, TableEvidenceRules
 from engine.tables.lineless import table_in_region
+from engine.tables.lineless_rules import LINELESS, LinelessRules
 from engine.types import BlockKind, TextSource
 
 
-def recognize_tables(page: PageState, models,
-                     evidence: TableEvidenceRules = TABLE_EVIDENCE) -> PageState:
-    """`evidence`: when a table region's grid is a table (engine/tables/evidence_rules.py)."""
+def recognize_tables(page: PageState, models, evidence: TableEvidenceRules = TABLE_EVIDENCE,
+                     lineless: LinelessRules = LINELESS) -> PageState:
+    """`evidence`: when a table region's grid is a table (engine/tables/evidence_rules.py);
+    `lineless`: when a rejected region's text-layer lines are a lineless table."""
     # A table found from the text layer's alignment (engine/tables/lineless.py) is read already.
     tables = [i for i in regions_of(page, BlockKind.TABLE) if page.regions[i].table is None]
     if not tables:
@@ -30,10 +32,10 @@ def recognize_tables(page: PageState, models,
         rejected = (is_prose_columns(result, crop, evidence)
                     or cuts_through_lines(result, lines, evidence)
                     or is_leader_list(result, [ln.text for ln in lines], evidence))
-        lineless = (table_in_region(lines) if page.text_source is TextSource.TEXT_LAYER
+        found = (table_in_region(lines, lineless) if page.text_source is TextSource.TEXT_LAYER
                     and (rejected or not result.ok) else None)
-        if lineless is not None:
-            regions[i] = replace(regions[i], table=lineless)
+        if found is not None:
+            regions[i] = replace(regions[i], table=found)
         elif rejected:
             regions[i] = replace(regions[i], kind=BlockKind.TEXT)
         elif result.ok:
