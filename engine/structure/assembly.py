@@ -14,6 +14,7 @@ from engine.structure.reading_order import body_line_height, line_height, order_
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
 from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
 from engine.structure.vertical import is_vertical_page
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import has_cjk, right_to_left
 from engine.types import Block, BlockKind, Box, Line, Region
 
@@ -168,7 +169,8 @@ def heading_level(kind: BlockKind, text: str) -> int:
     return 2
 
 
-def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[Block]:
+def region_blocks(region: Region, page_lines: list[Line] | None = None,
+                  vertical: VerticalRules = VERTICAL) -> list[Block]:
     """The blocks one region contributes, its text taken from the lines it holds (`page_lines`:
     every line of the page, for telling a row's pieces from two columns' lines)."""
     lines = list(region.lines)
@@ -189,7 +191,7 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[
                       image_path=image)]
     if not lines:
         return []
-    blocks = build_blocks(lines, page_lines)
+    blocks = build_blocks(lines, page_lines, vertical)
     if region.kind in KEEP_REGION_KIND:
         if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
             # A heading region is one heading, however its lines wrapped.
@@ -315,10 +317,11 @@ PAGE_SIZED_FIGURE_SHARE = 0.5
 
 def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                   page_area: float | None = None,
-                  reading_order: ReadingOrderRules = READING_ORDER) -> list[Block]:
-    """Blocks of a page in reading order (`reading_order`: the rules that order them),
-    watermarks first as page furniture."""
-    page = page_blocks(lines, regions, page_area)
+                  reading_order: ReadingOrderRules = READING_ORDER,
+                  vertical: VerticalRules = VERTICAL) -> list[Block]:
+    """Blocks of a page in reading order (`reading_order`: the rules that order them;
+    `vertical`: those of vertical writing), watermarks first as page furniture."""
+    page = page_blocks(lines, regions, page_area, vertical)
     ordered = order_blocks(page.blocks, right_to_left=page.right_to_left,
                            vertical=page.vertical, rules=reading_order)
     if regions is None:
@@ -342,7 +345,8 @@ class PageBlocks:
 
 
 def page_blocks(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
-                page_area: float | None = None) -> PageBlocks:
+                page_area: float | None = None, vertical_rules: VerticalRules = VERTICAL
+                ) -> PageBlocks:
     """The blocks of a page, not yet ordered. Without layout regions: paragraphs by geometry.
     A figure region holding CJK text is text. On a page of vertical CJK writing only the other
     figures are taken from the layout model, which was trained on horizontal pages (it boxes
@@ -353,10 +357,11 @@ def page_blocks(lines: list[Line], regions: list[Region] | tuple[Region, ...] | 
     # it would lie across the columns as if it were a headline dividing them.
     furniture = tuple(Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
                       for line in stamped)
-    vertical = is_vertical_page(lines)
+    vertical = is_vertical_page(lines, vertical_rules)
     rtl = right_to_left([line.text for line in lines])
     if regions is None:
-        return PageBlocks(furniture, code_blocks(build_blocks(lines)), rtl, vertical)
+        return PageBlocks(furniture, code_blocks(build_blocks(lines, None, vertical_rules)), rtl,
+                          vertical)
     regions = [replace(r, kind=BlockKind.TEXT)
                if r.kind is BlockKind.FIGURE and holds_cjk_text(r, lines) else r
                for r in regions]
@@ -374,6 +379,6 @@ def page_blocks(lines: list[Line], regions: list[Region] | tuple[Region, ...] | 
             # words on the pictures are what the page says.
             leftover.extend(region.lines)
             region = replace(region, lines=())
-        blocks.extend(region_blocks(region, lines))
-    blocks.extend(build_blocks(leftover, lines))
+        blocks.extend(region_blocks(region, lines, vertical_rules))
+    blocks.extend(build_blocks(leftover, lines, vertical_rules))
     return PageBlocks(furniture, code_blocks(blocks), rtl, vertical)

@@ -9,6 +9,8 @@ from functools import reduce
 from engine.page import PageState, keep_crop, regions_of
 from engine.structure.assembly import assemble_page
 from engine.structure.line_numbers import LINE_NUMBERS, LineNumberRules, line_number_gutter
+from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.types import BlockKind, Box, Line, Region
 
 
@@ -22,9 +24,11 @@ def crop_figures(page: PageState, models) -> PageState:
     return replace(page, regions=tuple(regions))
 
 
-def assemble_blocks(page: PageState, models) -> PageState:
+def assemble_blocks(page: PageState, models, reading_order: ReadingOrderRules = READING_ORDER,
+                    vertical: VerticalRules = VERTICAL) -> PageState:
     height, width = page.image.shape[:2]
-    blocks = assemble_page(list(page.lines), page.regions, float(height * width))
+    blocks = assemble_page(list(page.lines), page.regions, float(height * width), reading_order,
+                           vertical)
     return replace(page, blocks=tuple(blocks))
 
 

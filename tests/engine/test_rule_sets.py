@@ -65,12 +65,19 @@ def test_row_reach_reaches_both_the_page_bands_and_the_story_ends():
 def test_the_order_tool_builds_a_variant_of_the_rules():
     from tools.structure.ab_order import variant
 
-    rules = variant(["row_reach_lines=1.5", "column_lines=4"])
+    from engine.structure.vertical_rules import VERTICAL
+
+    sets = variant(["reading_order.row_reach_lines=1.5", "reading_order.column_lines=4",
+                    "vertical.same_size=0.2"])
+    rules = sets["reading_order"]
     assert rules.row_reach_lines == 1.5 and rules.column_lines == 4
     assert isinstance(rules.column_lines, int)
-    assert READING_ORDER.row_reach_lines == 1.0
+    assert sets["vertical"] == replace(VERTICAL, same_size=0.2)
+    assert READING_ORDER.row_reach_lines == 1.0 and VERTICAL.same_size == 0.3
     with pytest.raises(SystemExit, match="no 'ROW_REACH_LINES'"):
-        variant(["ROW_REACH_LINES=2"])
+        variant(["reading_order.ROW_REACH_LINES=2"])
+    with pytest.raises(SystemExit, match="no rule set 'stories'"):
+        variant(["stories.row_reach_lines=2"])
 
 
 def _engine_module_names(tree: ast.Module) -> set[str]:
@@ -191,3 +198,20 @@ def test_a_run_of_line_numbers_reaches_the_gutter_and_the_table_it_cut():
     assert len(shorter.lines) == 4
     (cut,) = shorter.regions
     assert cut.box.x0 == 100  # the table region cut back to the text beside the numbers
+
+
+def test_what_makes_a_column_reaches_the_paragraphs_and_the_page():
+    """`VerticalRules.tall_ratio` is used through engine/structure/vertical.py by
+    engine/structure/paragraphs.py (columns become vertical paragraphs) and
+    engine/structure/assembly.py (the page read as vertical writing): OCR boxes 1.4 times taller
+    than wide are columns of both once the ratio is 1.3."""
+    from engine.structure.assembly import page_blocks
+    from engine.structure.paragraphs import build_blocks
+    from engine.structure.vertical_rules import VERTICAL
+
+    low = replace(VERTICAL, tall_ratio=1.3)
+    lines = [Line("竖排文字测试", Box(200 - 60 * i, 0, 250 - 60 * i, 70)) for i in range(3)]
+    assert not page_blocks(lines, None).vertical
+    assert page_blocks(lines, None, vertical_rules=low).vertical
+    assert not any(ln.vertical for b in build_blocks(lines) for ln in b.lines)
+    assert all(ln.vertical for b in build_blocks(lines, None, low) for ln in b.lines)

@@ -5,9 +5,10 @@ before ordering and what page assembly received (lines, layout regions; build/st
 blocks.pkl); `score` re-orders the blocks with each candidate and scores the Markdown against
 the truth, in seconds; `reassemble` runs the whole of page assembly again (paragraphs, vertical
 writing, figures holding text, order, furniture) with the engine as it is now, for rules that
-act before ordering. `--set NAME=value` runs `score` or `reassemble` with a variant of the
-reading-order rules (engine/structure/reading_order_rules.py), built with `dataclasses.replace`
-and passed to the code."""
+act before ordering. `--set SET.NAME=value` runs `score` or `reassemble` with a variant of a
+rule set, built with `dataclasses.replace` and passed to the code: `reading_order`
+(engine/structure/reading_order_rules.py) or, for `reassemble`, `vertical`
+(engine/structure/vertical_rules.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 
 from tools.structure.generate import DEFAULT_OUT
 
@@ -88,10 +90,10 @@ def score(folder: Path, candidates: dict, rules: ReadingOrderRules = READING_ORD
             for name, rows in table.items()}
 
 
-def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER
-               ) -> dict[str, dict[str, float]]:
-    """Each stored page assembled again from its lines and regions under `rules`, furniture
-    marked, scored."""
+def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
+               vertical: VerticalRules = VERTICAL) -> dict[str, dict[str, float]]:
+    """Each stored page assembled again from its lines and regions under `rules` and
+    `vertical`, furniture marked, scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.assembly import assemble_page
@@ -104,27 +106,34 @@ def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER
         if item.get("inputs") is None:
             continue
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
-        blocks = assemble_page(*item["inputs"], reading_order=rules)
+        blocks = assemble_page(*item["inputs"], reading_order=rules, vertical=vertical)
         page = replace(item["page"], blocks=tuple(blocks))
         table[f"{item['family']}/{item['variant']}"].append(
-            text_similarity(render_markdown(mark_furniture([page])), truth))
+            text_similarity(render_markdown(mark_furniture([page], vertical)), truth))
     return {"reassembled": {key: round(statistics.fmean(v), 4)
                             for key, v in sorted(table.items())}}
 
 
-def variant(assignments: list[str], rules: ReadingOrderRules = READING_ORDER
-            ) -> ReadingOrderRules:
-    """`NAME=value` pairs: `rules` with those fields changed (engine/structure/
-    reading_order_rules.py), a new set passed to the code; nothing in the engine is changed."""
-    names = {f.name for f in fields(rules)}
-    changes = {}
+RULE_SETS = {"reading_order": READING_ORDER, "vertical": VERTICAL}
+"""The rule sets `--set` can vary, by name, at their defaults."""
+
+
+def variant(assignments: list[str]) -> dict[str, object]:
+    """`SET.NAME=value` pairs: each of RULE_SETS with those fields changed, new sets to pass
+    to the code; nothing in the engine is changed."""
+    sets = dict(RULE_SETS)
     for assignment in assignments:
         name, _, value = assignment.partition("=")
-        if name not in names:
+        kind, _, field = name.partition(".")
+        if kind not in sets:
+            raise SystemExit(f"no rule set {kind!r}: {', '.join(RULE_SETS)}")
+        names = {f.name for f in fields(sets[kind])}
+        if field not in names:
             known = ", ".join(sorted(names))
-            raise SystemExit(f"ReadingOrderRules has no {name!r}; it has {known}")
-        changes[name] = type(getattr(rules, name))(float(value))
-    return replace(rules, **changes)
+            raise SystemExit(f"{type(sets[kind]).__name__} has no {field!r}; it has {known}")
+        old = getattr(sets[kind], field)
+        sets[kind] = replace(sets[kind], **{field: type(old)(float(value))})
+    return sets
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,19 +141,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=("collect", "score", "reassemble"))
     parser.add_argument("--folder", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--variants", default="digital,scanned")
-    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="a reading-order rule changed for this run (score, reassemble)")
+    parser.add_argument("--set", action="append", default=[], metavar="SET.NAME=VALUE",
+                        help="a rule changed for this run: reading_order.NAME (score, "
+                             "reassemble) or vertical.NAME (reassemble)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(collect(args.folder, tuple(args.variants.split(","))))
         return 0
-    rules = variant(args.set)
+    sets = variant(args.set)
     if args.command == "reassemble":
-        results = reassemble(args.folder, rules)
+        results = reassemble(args.folder, sets["reading_order"], sets["vertical"])
     else:
         from engine.structure.reading_order import order_blocks
 
-        results = score(args.folder, {"current": order_blocks}, rules)
+        results = score(args.folder, {"current": order_blocks}, sets["reading_order"])
     for name, rows in results.items():
         for key, value in rows.items():
             print(f"{name:10} {key:24} {value:.4f}")
