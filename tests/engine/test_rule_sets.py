@@ -215,3 +215,24 @@ def test_what_makes_a_column_reaches_the_paragraphs_and_the_page():
     assert page_blocks(lines, None, vertical_rules=low).vertical
     assert not any(ln.vertical for b in build_blocks(lines) for ln in b.lines)
     assert all(ln.vertical for b in build_blocks(lines, None, low) for ln in b.lines)
+
+
+def test_the_formula_image_replay_tries_a_variant_of_the_rule():
+    """tools/formula_images replays recorded items under a FormulaImageRules variant built from
+    `--set` text: a formula image with six words of OCR text is taken once `max_words` is 6."""
+    from engine.formulas.image_rules import FORMULA_IMAGE
+    from tools.formula_images.measure import rule_decision
+    from tools.rule_variants import with_changes
+
+    words = "alpha beta gamma delta epsilon theta"
+    row = {"seen": {"regions": [{"kind": "formula", "box": [0, 0, 90, 30], "score": 0.9,
+                                 "label": "formula"}],
+                    "lines": [{"text": words, "box": [0, 0, 90, 30], "score": 0.9}],
+                    "reading": {"latex": "x ^ { 2 } + y = 1", "confidence": 0.95, "tokens": 9,
+                                "truncated": False, "guard": ""}}}
+    assert not rule_decision(row)
+    wider = with_changes(FORMULA_IMAGE, ["max_words=6"])
+    assert wider.max_words == 6 and isinstance(wider.max_words, int)
+    assert rule_decision(row, wider)
+    with pytest.raises(SystemExit, match="FormulaImageRules has no 'MAX_WORDS'"):
+        with_changes(FORMULA_IMAGE, ["MAX_WORDS=6"])

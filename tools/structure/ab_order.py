@@ -17,11 +17,12 @@ import pickle
 import statistics
 import sys
 from collections import defaultdict
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
+from tools.rule_variants import with_changes
 
 from tools.structure.generate import DEFAULT_OUT
 
@@ -121,19 +122,13 @@ RULE_SETS = {"reading_order": READING_ORDER, "vertical": VERTICAL}
 def variant(assignments: list[str]) -> dict[str, object]:
     """`SET.NAME=value` pairs: each of RULE_SETS with those fields changed, new sets to pass
     to the code; nothing in the engine is changed."""
-    sets = dict(RULE_SETS)
+    by_set: dict[str, list[str]] = {name: [] for name in RULE_SETS}
     for assignment in assignments:
-        name, _, value = assignment.partition("=")
-        kind, _, field = name.partition(".")
-        if kind not in sets:
+        kind, _, change = assignment.partition(".")
+        if kind not in by_set:
             raise SystemExit(f"no rule set {kind!r}: {', '.join(RULE_SETS)}")
-        names = {f.name for f in fields(sets[kind])}
-        if field not in names:
-            known = ", ".join(sorted(names))
-            raise SystemExit(f"{type(sets[kind]).__name__} has no {field!r}; it has {known}")
-        old = getattr(sets[kind], field)
-        sets[kind] = replace(sets[kind], **{field: type(old)(float(value))})
-    return sets
+        by_set[kind].append(change)
+    return {kind: with_changes(RULE_SETS[kind], changes) for kind, changes in by_set.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
