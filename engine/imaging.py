@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -144,11 +146,22 @@ def pad_on_white(image: np.ndarray, factor: float) -> tuple[np.ndarray, int, int
 
 MIN_INK_CONTRAST = 40.0
 """Paper and darkest ink closer than this (grey levels) is a blank image: no ink at all."""
-INK_LEVEL = 0.3
-"""A pixel is ink when it lies this far (0 paper .. 1 darkest ink) from the paper to the ink."""
-INK_MARK = 0.5
-"""Ink this far or further is a mark (a stroke, a leader's dot), not a speck or the blur around
-one: what engine/ocr's gutter cuts, column edges and dot leaders look for."""
+
+
+@dataclass(frozen=True)
+class InkRules:
+    """What counts as ink on an `ink_map` (0 paper .. 1 darkest ink), one frozen set (STYLE
+    habit 20) for every module that thresholds ink: engine/formulas' crops, line bands and shared
+    ink, engine/ocr's gutter cuts, column edges and dot leaders."""
+
+    level: float = 0.3
+    """A pixel is ink when it lies this far from the paper to the ink."""
+    mark: float = 0.5
+    """Ink this far or further is a mark (a stroke, a leader's dot), not a speck or the blur
+    around one: what the gutter cuts, column edges and dot leaders look for."""
+
+
+INK = InkRules()
 
 
 def grey_levels(image: np.ndarray) -> np.ndarray:
@@ -182,9 +195,9 @@ def ink_map(image: np.ndarray | None, min_contrast: float = MIN_INK_CONTRAST) ->
     return np.clip((paper - grey) / (paper - dark), 0.0, 1.0)
 
 
-def ink_bounds(image: np.ndarray, min_contrast: float = MIN_INK_CONTRAST
+def ink_bounds(image: np.ndarray, min_contrast: float = MIN_INK_CONTRAST, rules: InkRules = INK
                ) -> tuple[int, int, int, int] | None:
-    """(x0, y0, x1, y1), ends exclusive, of the ink (`INK_LEVEL`, as in `ink_map`); None for a
+    """(x0, y0, x1, y1), ends exclusive, of the ink (`rules.level`, as in `ink_map`); None for a
     blank image. Works on whole pages: no float copy, and the paper level from a sample."""
     grey = grey_levels(image)
     step = max(1, max(grey.shape) // 1024)  # the paper level needs no more than a sample
@@ -192,7 +205,7 @@ def ink_bounds(image: np.ndarray, min_contrast: float = MIN_INK_CONTRAST
     if levels is None:
         return None
     paper, dark = levels
-    ink = grey < paper - INK_LEVEL * (paper - dark)
+    ink = grey < paper - rules.level * (paper - dark)
     rows = np.flatnonzero(ink.any(axis=1))
     cols = np.flatnonzero(ink.any(axis=0))
     return int(cols[0]), int(rows[0]), int(cols[-1]) + 1, int(rows[-1]) + 1

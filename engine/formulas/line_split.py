@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.imaging import INK_LEVEL
+from engine.imaging import INK, InkRules
 from engine.types import Box
 
 MIN_HEIGHT_SHARE = 0.3
@@ -32,16 +32,16 @@ class FormulaLines:
     """The array column spec that lines them up as drawn: "l", "c" or "r"."""
 
 
-def ink_bands(ink: np.ndarray) -> list[Box]:
-    """Runs of rows holding ink, each with the columns its ink spans."""
-    rows = ink.max(axis=1) > INK_LEVEL
+def ink_bands(ink: np.ndarray, rules: InkRules = INK) -> list[Box]:
+    """Runs of rows holding ink (`rules.level`), each with the columns its ink spans."""
+    rows = ink.max(axis=1) > rules.level
     bands = []
     top = None
     for y, inked in enumerate([*rows, False]):
         if inked and top is None:
             top = y
         elif not inked and top is not None:
-            cols = np.flatnonzero(ink[top:y].max(axis=0) > INK_LEVEL)
+            cols = np.flatnonzero(ink[top:y].max(axis=0) > rules.level)
             bands.append(Box(int(cols[0]), top, int(cols[-1]) + 1, y))
             top = None
     return bands
@@ -84,9 +84,9 @@ def _alignment(bands: list[Box], width: int) -> str:
                 (spread([b.x1 for b in bands]), "r")])[1]
 
 
-def formula_lines(ink: np.ndarray) -> FormulaLines | None:
+def formula_lines(ink: np.ndarray, rules: InkRules = INK) -> FormulaLines | None:
     """The lines of an ink map (see the module docstring), or None for a one-line formula."""
-    bands = ink_bands(ink)
+    bands = ink_bands(ink, rules)
     if len(bands) < 2:
         return None
     width = max(b.x1 for b in bands) - min(b.x0 for b in bands)

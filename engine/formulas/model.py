@@ -24,7 +24,7 @@ from engine.formulas.guards import (GUARD_LENGTH, GUARD_REPETITION, SPACING, len
 from engine.formulas.image_rule import on_light_paper
 from engine.formulas.line_split import formula_lines, ink_bands
 from engine.formulas.latex_tokens import detokenize, normalize, tokenize
-from engine.imaging import INK_LEVEL, ink_map
+from engine.imaging import INK, InkRules, ink_map
 
 HEIGHT = 64
 WIDTH_STEP = 32
@@ -61,14 +61,14 @@ def load_vocabulary(path: Path) -> list[str]:
     return vocab
 
 
-def fit(ink: np.ndarray) -> np.ndarray | None:
+def fit(ink: np.ndarray, rules: InkRules = INK) -> np.ndarray | None:
     """Ink map -> model input [64, width]: cropped to the ink, padded by 3% of its height, and
     drawn as training saw it. Training renders were stored at most TRAINED_MAX_HEIGHT px high and
     scaled up to 64, so a larger crop is first brought down to that height; the light blur stands
     for the resampling and blur of training's augmentation (the model reads sharp screenshots
     worse than soft ones: 0.801 -> 0.814 token similarity on the formula evaluation set)."""
-    rows = np.flatnonzero(ink.max(axis=1) > INK_LEVEL)
-    cols = np.flatnonzero(ink.max(axis=0) > INK_LEVEL)
+    rows = np.flatnonzero(ink.max(axis=1) > rules.level)
+    cols = np.flatnonzero(ink.max(axis=0) > rules.level)
     if rows.size == 0 or cols.size == 0:
         return None
     ink = ink[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]

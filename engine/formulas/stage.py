@@ -10,14 +10,17 @@ from functools import reduce
 from engine.content.formulas import Formula
 from engine.formulas.equation_numbers import NumberedFormula, number_text, numbered_formula, tagged
 from engine.formulas.image_rule import may_be_formula_image, on_light_paper, reads_as_formula
-from engine.formulas.loose_lines import MIN_SHARED_INK, display_lines, math_groups, shared_ink
+from engine.formulas.image_rules import FORMULA_IMAGE, FormulaImageRules
+from engine.formulas.loose_lines import (LOOSE_MATH, LooseMathRules, display_lines, math_groups,
+                                         shared_ink)
 from engine.formulas.reading import UNAVAILABLE_WARNING, FormulaReading, looks_like_math
 from engine.imaging import ink_bounds
 from engine.page import PageState, keep_crop
 from engine.types import BlockKind, Box, PageError, Region
 
 
-def recognize_formula_image(page: PageState, models) -> PageState:
+def recognize_formula_image(page: PageState, models,
+                            rules: FormulaImageRules = FORMULA_IMAGE) -> PageState:
     """An image input that is one formula (a crop, a screenshot: what pix2tex is given) becomes
     one formula region around its ink.
 
@@ -27,10 +30,10 @@ def recognize_formula_image(page: PageState, models) -> PageState:
     few regions and the OCR text is not prose, taken when the reading holds math and is
     confident enough. Light ink on a dark background is read inverted. The image's layout
     regions give way to the one formula region. `ConvertOptions.formula_image` takes any image
-    input as one formula."""
+    input as one formula. `rules`: engine/formulas/image_rules.py."""
     forced = page.options.formula_image
-    if page.document.kind.is_paged or (not forced and not may_be_formula_image(page.regions,
-                                                                               page.lines)):
+    if page.document.kind.is_paged or (not forced and not may_be_formula_image(
+            page.regions, page.lines, rules)):
         return page
     recognizer = models.formula_recognizer()
     if recognizer is None:
@@ -39,9 +42,10 @@ def recognize_formula_image(page: PageState, models) -> PageState:
     # text standing on its head (3 of the formula set's 196 images, each read as garbage turned):
     # the formula is read both ways and the more confident reading decides.
     candidates = [page, page.as_given()] if page.rotation else [page]
-    read = [(whole_ink_reading(candidate, recognizer), candidate) for candidate in candidates]
+    read = [(whole_ink_reading(candidate, recognizer, rules), candidate)
+            for candidate in candidates]
     read = [(box, reading, candidate) for (box, reading), candidate in read
-            if reading is not None and (forced or reads_as_formula(reading))]
+            if reading is not None and (forced or reads_as_formula(reading, rules))]
     if not read:
         return page
     box, reading, page = max(read, key=lambda item: item[1].confidence)
@@ -56,11 +60,12 @@ def recognize_formula_image(page: PageState, models) -> PageState:
     return replace(page.with_crops([region]), regions=(region,))
 
 
-def whole_ink_reading(page: PageState, recognizer) -> tuple[Box | None, FormulaReading | None]:
+def whole_ink_reading(page: PageState, recognizer, rules: FormulaImageRules = FORMULA_IMAGE
+                      ) -> tuple[Box | None, FormulaReading | None]:
     """The box of the page's ink and the formula model's reading of it. Light ink on a dark
     background (a dark theme's screenshot) is found and read inverted; the page keeps its own
     pixels for the image written beside the LaTeX."""
-    paper = replace(page, image=on_light_paper(page.image))
+    paper = replace(page, image=on_light_paper(page.image, rules))
     bounds = ink_bounds(paper.image)
     if bounds is None:
         return None, None
@@ -68,23 +73,23 @@ def whole_ink_reading(page: PageState, recognizer) -> tuple[Box | None, FormulaR
     return box, recognizer.read([paper.crop(box)])[0]
 
 
-def find_math_lines(page: PageState, models) -> PageState:
+def find_math_lines(page: PageState, models, rules: LooseMathRules = LOOSE_MATH) -> PageState:
     """Display formulas the layout model left as loose lines become formula regions, when the
     formula model reads them confidently as math (engine/formulas/loose_lines.py). A group whose
     ink falls into separate lines (two equations one above the other) is one region per line.
     A group sharing ink with a layout formula region not read yet is merged into it (one region,
     the union box, read once by `recognize_formulas`), one sharing ink with a formula region read
-    already is dropped: one block per formula."""
+    already is dropped: one block per formula. `rules`: engine/formulas/loose_lines.py."""
     if page.regions is None or not page.lines:
         return page
     regions = list(page.regions)
     groups = []
-    for group in math_groups(list(page.lines), [r.box for r in regions]):
+    for group in math_groups(list(page.lines), [r.box for r in regions], rules):
         if any(r.kind is BlockKind.FORMULA and _latex(r)
-               and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK for r in regions):
+               and shared_ink(page.image, group, r.box) >= rules.min_shared_ink for r in regions):
             continue  # read already (an image input read as one formula)
-        same = [i for i, r in enumerate(regions) if r.kind is BlockKind.FORMULA
-                and not _latex(r) and shared_ink(page.image, group, r.box) >= MIN_SHARED_INK]
+        same = [i for i, r in enumerate(regions) if r.kind is BlockKind.FORMULA and not _latex(r)
+                and shared_ink(page.image, group, r.box) >= rules.min_shared_ink]
         if not same:
             groups.append(group)
             continue

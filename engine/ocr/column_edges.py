@@ -15,7 +15,7 @@ import statistics
 
 import numpy as np
 
-from engine.imaging import INK_MARK, ink_map
+from engine.imaging import INK, InkRules, ink_map
 from engine.types import Line
 
 # Set from the index pages among the real pages of `python -m tools.structure published`, whose
@@ -41,7 +41,8 @@ MIN_BLANK = 0.35
 EDGE_SEARCH = 1.5
 
 
-def column_edge_cuts(image: np.ndarray, lines: list[Line]) -> dict[int, list[float]]:
+def column_edge_cuts(image: np.ndarray, lines: list[Line], rules: InkRules = INK
+                     ) -> dict[int, list[float]]:
     """Page x of each cut, by index into `lines`."""
     flat = [ln for ln in lines if not ln.vertical and ln.text.strip()]
     if len(flat) < MIN_STARTS + MIN_ENDS:
@@ -53,7 +54,7 @@ def column_edge_cuts(image: np.ndarray, lines: list[Line]) -> dict[int, list[flo
             continue
         edges = _edges(line, flat, height)
         xs: list[float] = []
-        for x in sorted(x for x in (_blank_at(image, line, e, height) for e in edges)
+        for x in sorted(x for x in (_blank_at(image, line, e, height, rules) for e in edges)
                         if x is not None):
             if not xs or x - xs[-1] > height:  # two edges found at the same blank: one cut
                 xs.append(x)
@@ -85,7 +86,8 @@ def _edges(line: Line, lines: list[Line], height: float) -> list[float]:
     return found
 
 
-def _blank_at(image: np.ndarray, line: Line, edge: float, height: float) -> float | None:
+def _blank_at(image: np.ndarray, line: Line, edge: float, height: float,
+              rules: InkRules = INK) -> float | None:
     """The middle of the blank run nearest the edge, in the line's middle band (its box reaches
     into the ascenders and descenders of the rows above and below)."""
     box = line.box
@@ -94,7 +96,7 @@ def _blank_at(image: np.ndarray, line: Line, edge: float, height: float) -> floa
     ink = ink_map(image[y0:y1, x0:int(np.ceil(box.x1))])
     if ink is None:
         return None
-    blank = ~(ink > INK_MARK).any(axis=0)
+    blank = ~(ink > rules.mark).any(axis=0)
     lo = max(int(edge - EDGE_SEARCH * height) - x0, 0)
     hi = min(int(edge + 0.2 * height) - x0, blank.size)
     best, k = None, lo

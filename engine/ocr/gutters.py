@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.imaging import INK_MARK, ink_map
+from engine.imaging import INK, InkRules, ink_map
 from engine.ocr.column_edges import column_edge_cuts
 from engine.types import BlockKind, Box, Line, Region
 
@@ -84,13 +84,14 @@ def gutter_x(ink: np.ndarray, line: Line, left: Box, right: Box) -> float:
     return line.box.x0 + max(a, 0) + best_start + best_len / 2
 
 
-def plan_cuts(image: np.ndarray, lines: list[Line], regions: list[Region]) -> list[Cut]:
+def plan_cuts(image: np.ndarray, lines: list[Line], regions: list[Region],
+              rules: InkRules = INK) -> list[Cut]:
     """The lines to cut and the boxes of their parts, in page pixels: at the gutters between
     side-by-side regions and at the column edges the lines around show
     (engine/ocr/column_edges.py). Each part is narrowed to its ink, so that the gutter between
     two parts stays open for the paragraph builder to see."""
     cuts = []
-    at_edges = column_edge_cuts(image, lines)
+    at_edges = column_edge_cuts(image, lines, rules)
     for index, line in enumerate(lines):
         parts = column_parts(line, regions)
         if len(parts) < 2 and index not in at_edges:
@@ -105,17 +106,17 @@ def plan_cuts(image: np.ndarray, lines: list[Line], regions: list[Region]) -> li
                    if all(abs(x - other) > box.height for other in inside)]
         edges = [box.x0, *sorted(inside), box.x1]
         pieces = tuple(piece for left, right in zip(edges, edges[1:])
-                       if (piece := _inked(ink, box, left, right)).width
+                       if (piece := _inked(ink, box, left, right, rules)).width
                        >= MIN_PART_HEIGHTS * box.height)
         if len(pieces) >= 2:
             cuts.append(Cut(line, pieces))
     return cuts
 
 
-def _inked(ink: np.ndarray, box: Box, left: float, right: float) -> Box:
+def _inked(ink: np.ndarray, box: Box, left: float, right: float, rules: InkRules = INK) -> Box:
     """The part of the line between two page x, narrowed to the pixel columns holding ink."""
     a = max(int(left - box.x0), 0)
-    columns = np.flatnonzero((ink[:, a:int(np.ceil(right - box.x0))] > INK_MARK).any(axis=0))
+    columns = np.flatnonzero((ink[:, a:int(np.ceil(right - box.x0))] > rules.mark).any(axis=0))
     if columns.size == 0:
         return Box(left, box.y0, right, box.y1)
     start = max(int(box.x0), 0) + a

@@ -13,7 +13,7 @@ import statistics
 import cv2
 import numpy as np
 
-from engine.imaging import INK_MARK, ink_map
+from engine.imaging import INK, InkRules, ink_map
 from engine.types import Box, Line, Word
 
 # Set from the leaders of the index and contents pages among the real pages of `python -m
@@ -38,7 +38,7 @@ LEADS_TO = re.compile(r"^\W{0,2}(\d|[ivxlcdm]+\b|[IVXLCDM]+\b|[$€£¥])")
 ROW_OVERLAP = 0.5
 
 
-def join_at_leaders(image: np.ndarray, lines: list[Line]) -> list[Line]:
+def join_at_leaders(image: np.ndarray, lines: list[Line], rules: InkRules = INK) -> list[Line]:
     """The lines with each pair that a dot leader joins made one, in the first one's place."""
     flat = [ln for ln in lines if not ln.vertical]
     if len(flat) < 2:
@@ -53,7 +53,7 @@ def join_at_leaders(image: np.ndarray, lines: list[Line]) -> list[Line]:
             if right is None or right.box.x0 - left.box.x1 < MAX_DOT_SPACING * height / 2 \
                     or not LEADS_TO.match(right.text):
                 continue  # close pieces are the paragraph builder's to join
-            dots = leader_dots(image, left, right, height)
+            dots = leader_dots(image, left, right, height, rules)
             if dots:
                 joined = _join(left, right, dots)
                 merged = [joined if ln is left else ln for ln in merged if ln is not right]
@@ -76,7 +76,8 @@ def _next_on_row(line: Line, lines: list[Line]) -> Line | None:
     return best
 
 
-def leader_dots(image: np.ndarray, left: Line, right: Line, height: float) -> list[Box]:
+def leader_dots(image: np.ndarray, left: Line, right: Line, height: float,
+                rules: InkRules = INK) -> list[Box]:
     """The dots between two lines of a row, in page pixels; empty when what lies between them
     is not a dot leader (nothing, a word, a rule, a figure's edge)."""
     # The rows both lines share, less their top third: the dots sit on the baseline, and the
@@ -91,7 +92,7 @@ def leader_dots(image: np.ndarray, left: Line, right: Line, height: float) -> li
     a, b = int(left.box.x1) - x0, int(np.ceil(right.box.x0)) - x0
     if b - a < 1:
         return []
-    gap = (ink[:, a:b] > INK_MARK).astype(np.uint8)
+    gap = (ink[:, a:b] > rules.mark).astype(np.uint8)
     count, _, stats, centres = cv2.connectedComponentsWithStats(gap, connectivity=8)
     dots = []
     for k in range(1, count):

@@ -11,23 +11,12 @@ from engine.ocr.detection import TextDetector, TextRegion
 from engine.ocr.direction import TextDirectionClassifier
 from engine.ocr.orientation import (PageOrientationClassifier, looks_sideways, needs_second_opinion,
                                     quarter_turn, upside_down)
+from engine.ocr.reading_rules import PAGE_READING, PageReadingRules
 from engine.ocr.recognition import TextRecognizer
 from engine.ocr.script_reading import ScriptReader, ScriptReadings, Unreadable
 from engine.ocr.spacing import restore_word_spaces
 from engine.ocr.word_boxes import line_words
 from engine.types import Box, Line
-
-# Lines read with less confidence than this are noise (texture, photos), not text.
-MIN_LINE_SCORE = 0.5
-# Lines (the widest) read turned over to confirm an upside-down verdict, and how much better
-# PP-OCR must read them so: turned dev pages and generated Latin/CJK pages gained 0.27-0.64
-# (a handwritten letter 0.27), upright Hebrew pages -0.14 (clean) and 0.18 (degraded: read as
-# Latin garbage both ways), an upright Hindi page -0.01; or
-# read them turned at a mean score this high (two turned one-line Chinese images gained only
-# 0.06-0.09, reading at 1.0 turned; the upright Hebrew page read at 0.59 turned).
-TURN_SAMPLE_LINES = 6
-TURN_SCORE_GAIN = 0.25
-TURN_SCORE_SURE = 0.9
 
 
 @dataclass(frozen=True)
@@ -39,7 +28,7 @@ class OcrOutcome:
     image: np.ndarray
     """The page as read: the input turned by `rotation`, C-contiguous (the input itself at 0)."""
     unread: tuple[Box, ...] = ()
-    """Detected text lines the recogniser read as nothing or below MIN_LINE_SCORE (boxes on the
+    """Detected text lines the recogniser read as nothing or below `min_line_score` (boxes on the
     page as read): never dropped without a trace, the page's coverage check counts them."""
     text_mask: np.ndarray | None = None
     """Where the detector saw text on the page as read (its probability map over the threshold,
@@ -56,12 +45,14 @@ class PageReader:
     def __init__(self, detector: TextDetector, direction: TextDirectionClassifier | None,
                  recognizer: TextRecognizer,
                  orientation: PageOrientationClassifier | None = None,
-                 scripts: ScriptReader | None = None) -> None:
+                 scripts: ScriptReader | None = None,
+                 rules: PageReadingRules = PAGE_READING) -> None:
         self.detector = detector
         self.direction = direction
         self.recognizer = recognizer
         self.orientation = orientation
         self.scripts = scripts
+        self.rules = rules
 
     def read_lines(self, crops: list[np.ndarray], languages: tuple[str, ...] = (),
                    script: str | None = None) -> ScriptReadings:
@@ -70,11 +61,10 @@ class PageReader:
         named). `script`: the script beyond PP-OCR's the page was found to be in."""
         if self.scripts is None:
             return ScriptReadings(self.recognizer.recognize(crops))
+        least = self.rules.min_line_score
         if not languages:
-            return self.scripts.read_page(crops, self.recognizer.recognize, MIN_LINE_SCORE,
-                                          script)
-        return self.scripts.read_again(crops, self.recognizer.recognize(crops), MIN_LINE_SCORE,
-                                       languages)
+            return self.scripts.read_page(crops, self.recognizer.recognize, least, script)
+        return self.scripts.read_again(crops, self.recognizer.recognize(crops), least, languages)
 
     def quarter_turn(self, image: np.ndarray, regions: list[TextRegion]) -> int:
         """0, or the clockwise turn (90, 270) that sets a page lying on its side upright.
@@ -112,14 +102,14 @@ class PageReader:
         script probe (engine/ocr/script_reading.py) finds the lines in such a script, its
         Tesseract data reads the widest lines both ways and decides, and PP-OCR is not asked.
         Otherwise the verdict holds when PP-OCR reads the widest lines turned over better than
-        as they lie (mean score TURN_SCORE_GAIN higher, or TURN_SCORE_SURE, and most of them not
-        doubted); failing that Tesseract's detection and recogniser decide (when they cannot
+        as they lie (mean score `turn_score_gain` higher, or `turn_score_sure`, and most of them
+        not doubted); failing that Tesseract's detection and recogniser decide (when they cannot
         tell, the page is left as it lies)."""
         if self.scripts is None:
             return True, None
-        sample = [crops[i] for i in sorted(range(len(crops)),
-                                           key=lambda i: -crops[i].shape[1])[:TURN_SAMPLE_LINES]]
-        script = self.scripts.probe(crops, self.recognizer.recognize, MIN_LINE_SCORE, {})
+        widest = sorted(range(len(crops)), key=lambda i: -crops[i].shape[1])
+        sample = [crops[i] for i in widest[:self.rules.turn_sample_lines]]
+        script = self.scripts.probe(crops, self.recognizer.recognize, self.rules.min_line_score, {})
         if script is not None:
             turned_in = self.scripts.turned_in(sample, script)
             if turned_in is not None:
@@ -128,8 +118,8 @@ class PageReader:
         as_read, over = self.recognizer.recognize(sample), self.recognizer.recognize(turned)
         mean_over = sum(r.score for r in over) / len(sample)
         gain = mean_over - sum(r.score for r in as_read) / len(sample)
-        if ((gain >= TURN_SCORE_GAIN or mean_over >= TURN_SCORE_SURE)
-                and not self.scripts.mostly_doubted(turned, over, MIN_LINE_SCORE)):
+        if ((gain >= self.rules.turn_score_gain or mean_over >= self.rules.turn_score_sure)
+                and not self.scripts.mostly_doubted(turned, over, self.rules.min_line_score)):
             return True, None
         return bool(self.scripts.turned_over(sample)), None
 
@@ -161,7 +151,7 @@ class PageReader:
         for region, rec, crop in zip(regions, found.readings, crops):
             text = rec.text.strip()
             x0, y0, x1, y1 = quad_bounds(region.quad)
-            if not text or rec.score < MIN_LINE_SCORE:
+            if not text or rec.score < self.rules.min_line_score:
                 unread.append(Box(x0, y0, x1, y1))
                 continue
             spaced, steps = restore_word_spaces(rec.text, rec.steps, crop)

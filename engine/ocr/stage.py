@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.imaging import INK, InkRules
 from engine.ocr.gutters import plan_cuts
 from engine.ocr.leaders import join_at_leaders
-from engine.ocr.page_reader import MIN_LINE_SCORE
 from engine.page import PageState
 from engine.types import Line, PageError, TextSource
 
@@ -29,13 +29,13 @@ def recognize_text(page: PageState, models) -> PageState:
     return page
 
 
-def split_at_gutters(page: PageState, models) -> PageState:
+def split_at_gutters(page: PageState, models, ink: InkRules = INK) -> PageState:
     """OCR lines lying across a column gutter (engine/ocr/gutters.py) replaced by their parts,
     each read again; a part that reads as nothing is dropped, a line none of whose parts reads
-    is kept whole."""
+    is kept whole. `ink`: what is ink on the page's pixels."""
     if page.text_source is not TextSource.OCR or not page.regions or not page.lines:
         return page
-    cuts = plan_cuts(page.image, list(page.lines), list(page.regions))
+    cuts = plan_cuts(page.image, list(page.lines), list(page.regions), ink)
     if not cuts:
         return page
     # Cropped as the detector's lines are, to the box and no margin: on a scan with tight
@@ -43,23 +43,24 @@ def split_at_gutters(page: PageState, models) -> PageState:
     # the part's letters worse (a degraded two-column journal scan of tools/structure lost whole
     # words that way, 0.987 -> 0.969; 0.997 without the margin).
     crops = [page.crop(part, margin=0) for cut in cuts for part in cut.parts]
-    readings = iter(models.page_reader().read_lines(crops, page.options.languages).readings)
+    reader = models.page_reader()
+    readings = iter(reader.read_lines(crops, page.options.languages).readings)
     replacement: dict[int, list[Line]] = {}
     for cut in cuts:
         parts = [Line(text=rec.text.strip(), box=part, score=rec.score,
                       font_size=cut.line.font_size)
                  for part, rec in zip(cut.parts, readings)]
-        parts = [p for p in parts if p.text and p.score >= MIN_LINE_SCORE]
+        parts = [p for p in parts if p.text and p.score >= reader.rules.min_line_score]
         if parts:
             replacement[id(cut.line)] = parts
     lines = [part for line in page.lines for part in replacement.get(id(line), [line])]
     return replace(page, lines=tuple(lines))
 
 
-def join_leaders(page: PageState, models) -> PageState:
+def join_leaders(page: PageState, models, ink: InkRules = INK) -> PageState:
     """An index entry and its page numbers, read as two lines with the dot leader between
     them unseen, made one line again (engine/ocr/leaders.py)."""
     if page.text_source is not TextSource.OCR or not page.lines:
         return page
-    lines = join_at_leaders(page.image, list(page.lines))
+    lines = join_at_leaders(page.image, list(page.lines), ink)
     return page if len(lines) == len(page.lines) else replace(page, lines=tuple(lines))

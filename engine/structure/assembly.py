@@ -11,6 +11,7 @@ from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height
 from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
 
@@ -165,7 +166,8 @@ def heading_level(kind: BlockKind, text: str) -> int:
     return 2
 
 
-def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[Block]:
+def region_blocks(region: Region, page_lines: list[Line] | None = None,
+                  vertical: VerticalRules = VERTICAL) -> list[Block]:
     """The blocks one region contributes, its text taken from the lines it holds (`page_lines`:
     every line of the page, for telling a row's pieces from two columns' lines)."""
     lines = list(region.lines)
@@ -186,7 +188,7 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None) -> list[
                       crop=region.crop)]
     if not lines:
         return []
-    blocks = build_blocks(lines, page_lines)
+    blocks = build_blocks(lines, page_lines, vertical)
     if region.kind in KEEP_REGION_KIND:
         if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
             # A heading region is one heading, however its lines wrapped.

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.structure.vertical import is_vertical_page
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.types import Block, BlockKind, Line, PageResult
 
 # Blocks in the top or bottom tenth of a page may repeat from page to page.
@@ -133,7 +134,8 @@ def _starts_below(block: Block, body: list[Block]) -> list[float]:
             if b is not block and b.box.y0 > block.box.y0]
 
 
-def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
+def mark_furniture(pages: list[PageResult], vertical: VerticalRules = VERTICAL
+                   ) -> list[PageResult]:
     """Headers, footers, page numbers and side notes become HEADER / FOOTER blocks.
 
     Evidence: masked text recurring in the same band on at least half of the pages (two or
@@ -150,7 +152,7 @@ def mark_furniture(pages: list[PageResult]) -> list[PageResult]:
         picture_page = figures >= PICTURE_PAGE_SHARE * page.width * page.height
         body = [b for b in page.blocks if _band(b, page) is None or not _may_be_furniture(b)]
         numbers = [b for b in page.blocks if _is_page_number(b) and _near_edge(b, page)]
-        vertical_page = is_vertical_page([ln for b in page.blocks for ln in b.lines])
+        vertical_page = is_vertical_page([ln for b in page.blocks for ln in b.lines], vertical)
         blocks = []
         for block in page.blocks:
             band = _band(block, page)

@@ -8,6 +8,7 @@ text) and taken out of the text."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -15,42 +16,55 @@ from engine.types import Line
 
 # Bare numbers: "12." or "(12)" beside a line is a list item or an equation number, content.
 _NUMBER = re.compile(r"^\s*(\d{1,4})\s*$")
-# At least this many numbered lines make a gutter: a short list of figures ("1", "2", "3" in a
-# table's first column) is not one.
-MIN_RUN = 5
-# Of the steps between neighbouring numbers (top to bottom), this share must be exactly +1 (a
-# misread digit or a skipped blank line leaves the rest of the run standing).
-MIN_STEP_SHARE = 0.7
-# The numbers' left or right edges line up within this many line heights.
-ALIGN_HEIGHTS = 1.0
-# The text beside a line number is a line of running text, at least this share of the width the
-# page's lines cover: a table's row numbers stand beside cells, which are narrower.
-MIN_TEXT_WIDTH_SHARE = 0.35
 
 
-def line_number_gutter(lines: list[Line]) -> set[int]:
+@dataclass(frozen=True)
+class LineNumberRules:
+    """A line-number gutter's thresholds, one frozen set (STYLE habit 20), used here and by the
+    line_numbers stage (engine/structure/stage.py), which cuts a table region back when it holds
+    a run of them."""
+
+    min_run: int = 5
+    """At least this many numbered lines make a gutter: a short list of figures ("1", "2", "3"
+    in a table's first column) is not one."""
+    min_step_share: float = 0.7
+    """Of the steps between neighbouring numbers (top to bottom), this share must be exactly +1
+    (a misread digit or a skipped blank line leaves the rest of the run standing)."""
+    align_heights: float = 1.0
+    """The numbers' left or right edges line up within this many line heights."""
+    min_text_width_share: float = 0.35
+    """The text beside a line number is a line of running text, at least this share of the
+    width the page's lines cover: a table's row numbers stand beside cells, which are
+    narrower."""
+
+
+LINE_NUMBERS = LineNumberRules()
+
+
+def line_number_gutter(lines: list[Line], rules: LineNumberRules = LINE_NUMBERS) -> set[int]:
     """Indices (into `lines`) of the lines that are numbers in a line-number gutter."""
     numbered = [(i, int(m.group(1))) for i, line in enumerate(lines)
                 if (m := _NUMBER.match(line.text)) and not line.vertical]
-    if len(numbered) < MIN_RUN:
+    if len(numbered) < rules.min_run:
         return set()
     height = float(np.median([lines[i].box.height for i, _ in numbered]))
     span = max(ln.box.x1 for ln in lines) - min(ln.box.x0 for ln in lines)
-    min_width = MIN_TEXT_WIDTH_SHARE * span
+    min_width = rules.min_text_width_share * span
     found: set[int] = set()
-    for column in _aligned_columns(lines, numbered, height):
+    for column in _aligned_columns(lines, numbered, height, rules):
         column.sort(key=lambda item: lines[item[0]].box.center_y)
         steps = [b - a for (_, a), (_, b) in zip(column, column[1:])]
-        if len(column) < MIN_RUN or sum(s == 1 for s in steps) < MIN_STEP_SHARE * len(steps):
+        counting = sum(s == 1 for s in steps) >= rules.min_step_share * len(steps)
+        if len(column) < rules.min_run or not counting:
             continue
         beside = sum(_has_text_beside(lines, i, min_width) for i, _ in column)
-        if beside >= MIN_STEP_SHARE * len(column):
+        if beside >= rules.min_step_share * len(column):
             found.update(i for i, _ in column)
     return found
 
 
-def _aligned_columns(lines: list[Line], numbered: list[tuple[int, int]], height: float
-                     ) -> list[list[tuple[int, int]]]:
+def _aligned_columns(lines: list[Line], numbered: list[tuple[int, int]], height: float,
+                     rules: LineNumberRules = LINE_NUMBERS) -> list[list[tuple[int, int]]]:
     """Numbered lines grouped by a shared right edge (numbers are set flush right in their
     gutter) or, failing that, a shared left edge."""
     columns: list[list[tuple[int, int]]] = []
@@ -58,8 +72,8 @@ def _aligned_columns(lines: list[Line], numbered: list[tuple[int, int]], height:
         box = lines[item[0]].box
         for column in columns:
             ref = lines[column[0][0]].box
-            if abs(ref.x1 - box.x1) <= ALIGN_HEIGHTS * height or \
-                    abs(ref.x0 - box.x0) <= ALIGN_HEIGHTS * height:
+            if abs(ref.x1 - box.x1) <= rules.align_heights * height or \
+                    abs(ref.x0 - box.x0) <= rules.align_heights * height:
                 column.append(item)
                 break
         else:

@@ -18,7 +18,9 @@ from engine.structure.code import code_blocks
 from engine.structure.forms import read_rows_across
 from engine.structure.paragraphs import build_blocks
 from engine.structure.reading_order import line_height, order_blocks
+from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
 from engine.structure.vertical import is_vertical_page
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import right_to_left
 from engine.types import Block, BlockKind, Line, Region
 
@@ -43,6 +45,10 @@ class PageBlocks:
     leftover: list[Line] = field(default_factory=list)
     """Lines no region holds."""
     blocks: list[Block] = field(default_factory=list)
+    reading_order_rules: ReadingOrderRules = READING_ORDER
+    """The rules that put the blocks in reading order (engine/structure/reading_order_rules.py)."""
+    vertical_rules: VerticalRules = VERTICAL
+    """The rules of vertical writing (engine/structure/vertical_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -66,7 +72,7 @@ def set_watermarks_aside(page: PageBlocks) -> PageBlocks:
 
 
 def read_direction(page: PageBlocks) -> PageBlocks:
-    return replace(page, vertical=is_vertical_page(page.lines),
+    return replace(page, vertical=is_vertical_page(page.lines, page.vertical_rules),
                    right_to_left=right_to_left([line.text for line in page.lines]))
 
 
@@ -123,14 +129,16 @@ def picture_page_words(page: PageBlocks) -> PageBlocks:
 
 def blocks_of_regions(page: PageBlocks) -> PageBlocks:
     return replace(page, blocks=[block for region in page.held
-                                 for block in region_blocks(region, page.lines)])
+                                 for block in region_blocks(region, page.lines,
+                                                           page.vertical_rules)])
 
 
 def blocks_of_loose_lines(page: PageBlocks) -> PageBlocks:
     """Lines no region holds (every line, without regions): paragraphs by geometry."""
     if not page.by_layout:
-        return replace(page, blocks=build_blocks(page.lines))
-    return replace(page, blocks=page.blocks + build_blocks(page.leftover, page.lines))
+        return replace(page, blocks=build_blocks(page.lines, None, page.vertical_rules))
+    return replace(page, blocks=page.blocks + build_blocks(page.leftover, page.lines,
+                                                            page.vertical_rules))
 
 
 def join_code(page: PageBlocks) -> PageBlocks:
@@ -139,7 +147,8 @@ def join_code(page: PageBlocks) -> PageBlocks:
 
 def order(page: PageBlocks) -> PageBlocks:
     return replace(page, blocks=order_blocks(page.blocks, right_to_left=page.right_to_left,
-                                             vertical=page.vertical))
+                                             vertical=page.vertical,
+                                             rules=page.reading_order_rules))
 
 
 def rows_across(page: PageBlocks) -> PageBlocks:
@@ -188,17 +197,23 @@ BLOCK_STEPS: tuple[tuple[str, BlockStep], ...] = (
 
 def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                   page_area: float | None = None,
+                  reading_order: ReadingOrderRules = READING_ORDER,
+                  vertical: VerticalRules = VERTICAL,
                   steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
-    order (BLOCK_STEPS; a tool may stop them early to look between two)."""
-    return blocks_after(lines, regions, page_area, steps).furniture_and_blocks
+    order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
+    `reading_order` and `vertical`."""
+    return blocks_after(lines, regions, page_area, steps, reading_order,
+                        vertical).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
-                 page_area: float | None, steps: tuple[tuple[str, BlockStep], ...]
-                 ) -> PageBlocks:
+                 page_area: float | None, steps: tuple[tuple[str, BlockStep], ...],
+                 reading_order: ReadingOrderRules = READING_ORDER,
+                 vertical: VerticalRules = VERTICAL) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
-    page = PageBlocks(list(lines), None if regions is None else list(regions), page_area)
+    page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
+                      reading_order_rules=reading_order, vertical_rules=vertical)
     for _name, step in steps:
         page = step(page)
     return page

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engine.structure.rows import merge_fragments
 from engine.structure.vertical import is_vertical, vertical_blocks
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import joins_unspaced
 from engine.types import Block, BlockKind, Box, Line
 
@@ -35,15 +36,17 @@ def _size(line: Line) -> float:
     return line.font_size if line.font_size > 0 else line.box.height
 
 
-def build_blocks(lines: list[Line], page_lines: list[Line] | None = None) -> list[Block]:
+def build_blocks(lines: list[Line], page_lines: list[Line] | None = None,
+                 vertical: VerticalRules = VERTICAL) -> list[Block]:
     """Consecutive lines that touch vertically, overlap horizontally and share a size form a
     block. Lines must be given in top-to-bottom order within their column. `page_lines`: as for
     merge_fragments. Columns of vertical CJK writing form their own paragraphs
-    (engine/structure/vertical.py)."""
-    columns = [ln for ln in lines if is_vertical(ln)]
+    (engine/structure/vertical.py, under `vertical`)."""
+    columns = [ln for ln in lines if is_vertical(ln, vertical)]
     if columns:
-        across = [ln for ln in lines if not is_vertical(ln)]
-        return vertical_blocks(columns) + (build_blocks(across, page_lines) if across else [])
+        across = [ln for ln in lines if not is_vertical(ln, vertical)]
+        return vertical_blocks(columns, vertical) + (
+            build_blocks(across, page_lines, vertical) if across else [])
     if not lines:
         return []
     lines = merge_fragments([_spaced_item(ln) for ln in lines], page_lines)

@@ -8,7 +8,9 @@ from functools import reduce
 
 from engine.page import PageState, keep_crop
 from engine.structure.page_blocks import assemble_page
-from engine.structure.line_numbers import MIN_RUN, line_number_gutter
+from engine.structure.line_numbers import LINE_NUMBERS, LineNumberRules, line_number_gutter
+from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.types import BlockKind, Box, Line, Region
 
 
@@ -22,34 +24,39 @@ def crop_figures(page: PageState, models) -> PageState:
                    regions=regions)
 
 
-def assemble_blocks(page: PageState, models) -> PageState:
+def assemble_blocks(page: PageState, models, reading_order: ReadingOrderRules = READING_ORDER,
+                    vertical: VerticalRules = VERTICAL) -> PageState:
     height, width = page.image.shape[:2]
-    blocks = assemble_page(list(page.lines), page.regions, float(height * width))
+    blocks = assemble_page(list(page.lines), page.regions, float(height * width), reading_order,
+                           vertical)
     return replace(page, blocks=tuple(blocks))
 
 
-def drop_line_number_gutter(page: PageState, models) -> PageState:
+def drop_line_number_gutter(page: PageState, models,
+                            rules: LineNumberRules = LINE_NUMBERS) -> PageState:
     """A transcript's or listing's line numbers (engine/structure/line_numbers.py) leave the
     text before tables and blocks are built from it. The numbers were never part of a region: a
     table region holding them is cut down to the lines it holds besides them, and the table
     stage's evidence rules (engine/tables/evidence.py) judge what is left. A numbered page of
     running text the layout model took for a two-column table is one column of text then; a
     real table whose box was drawn out into the margin's numbers (a draft paper numbered in
-    both margins) keeps its grid."""
-    gutter = line_number_gutter(list(page.lines))
+    both margins) keeps its grid. `rules`: what a gutter is, and how many of its numbers make a
+    table region the gutter's."""
+    gutter = line_number_gutter(list(page.lines), rules)
     if not gutter:
         return page
     numbers = [line for i, line in enumerate(page.lines) if i in gutter]
     kept = [line for i, line in enumerate(page.lines) if i not in gutter]
     regions = page.regions
     if regions is not None:
-        regions = tuple(_without_numbers(r, numbers, kept) for r in regions)
+        regions = tuple(_without_numbers(r, numbers, kept, rules) for r in regions)
     return replace(page, regions=regions, lines=tuple(kept))
 
 
-def _without_numbers(region: Region, numbers: list[Line], lines: list[Line]) -> Region:
+def _without_numbers(region: Region, numbers: list[Line], lines: list[Line],
+                     rules: LineNumberRules) -> Region:
     if region.kind is not BlockKind.TABLE or sum(
-            n.box.share_inside(region.box) >= 0.5 for n in numbers) < MIN_RUN:
+            n.box.share_inside(region.box) >= 0.5 for n in numbers) < rules.min_run:
         return region
     held = [ln.box for ln in lines if ln.box.share_inside(region.box) >= 0.5]
     if not held:

@@ -17,37 +17,15 @@ from engine.tables.cell_numbers import parse_number
 from engine.page import PageState
 from engine.content.tables import Table, TableCell
 from engine.tables.evidence import ruled
+from engine.tables.evidence_rules import TABLE_EVIDENCE, TableEvidenceRules
+from engine.tables.lineless_rules import LINELESS, LinelessRules
 from engine.types import BlockKind, Box, Line, Region, TextSource
 
-# Two pieces of one row are apart (two cells) when the blank between them is at least this
-# share of the row's line height (a text layer's line box, about 1.3 em): a word space is a
-# sixth of it, a cell's padding either side of a column edge (the generated tables' 5 pt a side
-# at 10 pt: 0.75) more. A text layer sets a row's cells as lines of their own anyway.
-CELL_GAP = 0.4
-# Lines share a row when they overlap by this share of the shorter one's height.
-SAME_ROW = 0.5
-# A table: at least this many rows and columns.
-MIN_ROWS = 4
-MIN_COLS = 3
-# Rows follow one another: the step from one to the next is at most this many line heights.
-MAX_ROW_STEP = 2.6
-# Every row fills at least this share of the columns (a blank cell now and then).
-MIN_FILLED = 0.75
-# A cell of a table is short: at most this many words on average over the table.
-MAX_CELL_WORDS = 4.0
-# The table needs a column of numbers: this share of its rows below the first hold one there.
-# Text set in columns on one grid of rows (a Chinese newspaper page of the structure set, five
-# columns of short lines) aligns as a table does; its cells hold no numbers.
-NUMERIC_SHARE = 0.6
 # Regions a table found here takes in: the text and list regions mostly inside it.
 TAKEN_KINDS = frozenset({BlockKind.TEXT, BlockKind.LIST_ITEM})
-TAKEN_SHARE = 0.6
 # Lines such a table is read from: those of text, list and table regions, and those no region
 # holds (a row's first cell half outside a small region the layout model drew on it).
 LOOSE = TAKEN_KINDS | {BlockKind.TABLE, None}
-# A table found here holds at least this many lines of text or list regions (fewer: the
-# layout model's table regions hold it, and the table model reads it).
-MIN_TEXT_LINES = 3
 
 
 @dataclass(frozen=True)
@@ -59,7 +37,7 @@ class LinelessTable:
     lines: tuple[Line, ...]
 
 
-def _rows(lines: list[Line]) -> list[list[Line]]:
+def _rows(lines: list[Line], rules: LinelessRules = LINELESS) -> list[list[Line]]:
     """Lines grouped into visual rows, top to bottom, each row left to right."""
     rows: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: ln.box.center_y):
@@ -67,7 +45,7 @@ def _rows(lines: list[Line]) -> list[list[Line]]:
             top = min(ln.box.y0 for ln in rows[-1])
             bottom = max(ln.box.y1 for ln in rows[-1])
             overlap = min(bottom, line.box.y1) - max(top, line.box.y0)
-            if overlap >= SAME_ROW * min(bottom - top, line.box.height):
+            if overlap >= rules.same_row * min(bottom - top, line.box.height):
                 rows[-1].append(line)
                 continue
         rows.append([line])
@@ -97,26 +75,27 @@ def _columns(rows: list[list[tuple[float, float]]], gap: float) -> list[tuple[fl
     return [(a, b) for a, b in columns]
 
 
-def _is_table(rows: list[list[tuple[float, float]]], gap: float) -> bool:
+def _is_table(rows: list[list[tuple[float, float]]], gap: float,
+              rules: LinelessRules = LINELESS) -> bool:
     columns = _columns(rows, gap)
-    if len(rows) < MIN_ROWS or len(columns) < MIN_COLS:
+    if len(rows) < rules.min_rows or len(columns) < rules.min_cols:
         return False
     # Every piece lies in one column by construction; a row is a table row when it fills
     # most columns with one piece each.
     for row in rows:
-        if len(row) > len(columns) or len(row) < MIN_FILLED * len(columns):
+        if len(row) > len(columns) or len(row) < rules.min_filled * len(columns):
             return False
     return True
 
 
-def find_tables(lines: list[Line]) -> list[LinelessTable]:
+def find_tables(lines: list[Line], rules: LinelessRules = LINELESS) -> list[LinelessTable]:
     """The lineless tables among `lines` (a text layer's, on one page): maximal runs of rows
     whose pieces keep three or more columns apart, each read into a grid."""
     if not lines:
         return []
     height = float(np.median([ln.box.height for ln in lines]))
-    gap = CELL_GAP * height
-    rows = _rows([ln for ln in lines if ln.text.strip() and not ln.vertical])
+    gap = rules.cell_gap * height
+    rows = _rows([ln for ln in lines if ln.text.strip() and not ln.vertical], rules)
     pieces = [_pieces(row, gap) for row in rows]
     found: list[LinelessTable] = []
     start = 0
@@ -124,13 +103,13 @@ def find_tables(lines: list[Line]) -> list[LinelessTable]:
         end = start
         while end + 1 < len(rows):
             step = rows[end + 1][0].box.center_y - rows[end][0].box.center_y
-            if step > MAX_ROW_STEP * height or len(pieces[end + 1]) < MIN_COLS:
+            if step > rules.max_row_step * height or len(pieces[end + 1]) < rules.min_cols:
                 break
-            if len(pieces[start]) < MIN_COLS or not _aligned(pieces[start:end + 2], gap):
+            if len(pieces[start]) < rules.min_cols or not _aligned(pieces[start:end + 2], gap):
                 break
             end += 1
-        if end - start + 1 >= MIN_ROWS and _is_table(pieces[start:end + 1], gap):
-            table = _read(rows[start:end + 1], gap)
+        if end - start + 1 >= rules.min_rows and _is_table(pieces[start:end + 1], gap, rules):
+            table = _read(rows[start:end + 1], gap, rules)
             if table is not None:
                 found.append(table)
             start = end + 1
@@ -144,18 +123,19 @@ def _aligned(rows: list[list[tuple[float, float]]], gap: float) -> bool:
     return len(_columns(rows, gap)) == max(len(row) for row in rows)
 
 
-def _numeric_column(texts: list[list[list[str]]]) -> bool:
+def _numeric_column(texts: list[list[list[str]]], rules: LinelessRules = LINELESS) -> bool:
     """Some column below the first row holds numbers in most of its cells."""
     body = texts[1:]
     for col in range(len(texts[0])):
         cells = [" ".join(row[col]) for row in body if row[col]]
         numbers = sum(parse_number(cell.rstrip("%")) is not None for cell in cells)
-        if cells and numbers >= NUMERIC_SHARE * len(body):
+        if cells and numbers >= rules.numeric_share * len(body):
             return True
     return False
 
 
-def _read(rows: list[list[Line]], gap: float) -> LinelessTable | None:
+def _read(rows: list[list[Line]], gap: float, rules: LinelessRules = LINELESS
+          ) -> LinelessTable | None:
     columns = _columns([_pieces(row, gap) for row in rows], gap)
     texts: list[list[list[str]]] = [[[] for _ in columns] for _ in rows]
     for r, row in enumerate(rows):
@@ -164,7 +144,8 @@ def _read(rows: list[list[Line]], gap: float) -> LinelessTable | None:
             col = next(i for i, (x0, x1) in enumerate(columns) if x0 - gap < middle < x1 + gap)
             texts[r][col].append(line.text.strip())
     words = [len(" ".join(cell).split()) for row in texts for cell in row if cell]
-    if not words or sum(words) / len(words) > MAX_CELL_WORDS or not _numeric_column(texts):
+    if not words or sum(words) / len(words) > rules.max_cell_words or not _numeric_column(
+            texts, rules):
         return None
     head = all(line.bold for line in rows[0]) and not any(
         line.bold for row in rows[1:] for line in row)
@@ -177,23 +158,25 @@ def _read(rows: list[list[Line]], gap: float) -> LinelessTable | None:
     return LinelessTable(box, Table(cells, len(rows), len(columns), header_rows=1 if head else 0), all_lines)
 
 
-def find_lineless_tables(page: PageState, models) -> PageState:
+def find_lineless_tables(page: PageState, models, evidence: TableEvidenceRules = TABLE_EVIDENCE,
+                         rules: LinelessRules = LINELESS) -> PageState:
     """The page stage: on a page read from its text layer, text and list regions that together
     set a lineless table become one table region with its cells. Table regions inside it go
     into it too (the layout model boxes a stretch of its rows as a table now and then); a
-    table found inside table regions alone, or one with ruling lines, is the table model's."""
+    table found inside table regions alone, or one with ruling lines (`evidence`), is the
+    table model's."""
     if page.regions is None or page.text_source is not TextSource.TEXT_LAYER:
         return page
     regions = list(page.regions)
     homes = {id(line): _home(line, regions) for line in page.lines}
     loose = [line for line in page.lines if homes[id(line)] in LOOSE]
     changed = False
-    for table in find_tables(loose):
+    for table in find_tables(loose, rules):
         from_text = sum(homes[id(line)] is not BlockKind.TABLE for line in table.lines)
-        if from_text < MIN_TEXT_LINES or ruled(page.crop(table.box)):
+        if from_text < rules.min_text_lines or ruled(page.crop(table.box), evidence):
             continue
         taken = [r for r in regions if r.kind in TAKEN_KINDS | {BlockKind.TABLE}
-                 and r.box.share_inside(table.box) >= TAKEN_SHARE]
+                 and r.box.share_inside(table.box) >= rules.taken_share]
         if _leaves_out(page.lines, table, taken) or _held_elsewhere(table, regions, taken):
             continue
         regions = [r for r in regions if all(r is not t for t in taken)]
@@ -229,9 +212,9 @@ def _home(line: Line, regions: list[Region]) -> BlockKind | None:
     return best if share >= 0.5 else None
 
 
-def table_in_region(lines: list[Line]) -> Table | None:
+def table_in_region(lines: list[Line], rules: LinelessRules = LINELESS) -> Table | None:
     """A table region's lines read as one lineless table, when they all are one."""
-    tables = find_tables(lines)
+    tables = find_tables(lines, rules)
     if len(tables) != 1 or len(tables[0].lines) != len([ln for ln in lines if ln.text.strip()]):
         return None
     return tables[0].grid

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from engine.content.formulas import Formula
-from engine.formulas.image_rule import (MAX_REGIONS, MAX_WORDS, MIN_CONFIDENCE, has_cjk_text,
-                                        may_be_formula_image, on_light_paper, paper_level,
-                                        reads_as_formula, spelled_share)
+from engine.formulas.image_rule import (has_cjk_text, may_be_formula_image, on_light_paper,
+                                        paper_level, reads_as_formula, spelled_share)
+from engine.formulas.image_rules import FORMULA_IMAGE
 from engine.formulas.reading import LOW_CONFIDENCE, FormulaReading
 from engine.formulas.stage import find_math_lines, recognize_formula_image, recognize_formulas
 from engine.input.document import open_document
@@ -64,7 +64,8 @@ def test_cjk_letters_count_unless_they_are_formula_signs_misread():
 @pytest.mark.parametrize("regions", [
     (), (Region(BlockKind.FIGURE, Box(0, 0, 50, 20)),),
     (Region(BlockKind.FORMULA, Box(0, 0, 50, 20)), Region(BlockKind.FORMULA, Box(0, 25, 50, 45))),
-    tuple(Region(BlockKind.TEXT, Box(0, 20 * i, 50, 20 * i + 15)) for i in range(MAX_REGIONS)),
+    tuple(Region(BlockKind.TEXT, Box(0, 20 * i, 50, 20 * i + 15))
+          for i in range(FORMULA_IMAGE.max_regions)),
 ])
 def test_a_formula_image_may_have_up_to_a_few_layout_regions_of_any_kind_but_table(regions):
     assert may_be_formula_image(regions, (line("x = 5"),))
@@ -75,8 +76,8 @@ def test_what_keeps_the_formula_model_from_being_asked():
     assert not may_be_formula_image(None, ())  # no layout
     assert not may_be_formula_image((Region(BlockKind.TABLE, Box(0, 0, 50, 20)),), ())
     assert not may_be_formula_image(tuple(Region(BlockKind.TEXT, Box(0, 20 * i, 50, 20 * i + 15))
-                                          for i in range(MAX_REGIONS + 1)), ())
-    words = " ".join(["word"] * MAX_WORDS)
+                                          for i in range(FORMULA_IMAGE.max_regions + 1)), ())
+    words = " ".join(["word"] * FORMULA_IMAGE.max_words)
     assert may_be_formula_image(few, (line(words),))
     assert not may_be_formula_image(few, (line(words + " more"),))
     assert not may_be_formula_image(few, (line("读取文档"),))
@@ -94,8 +95,9 @@ def test_the_spelled_share_counts_letters_in_runs_of_three():
 
 @pytest.mark.parametrize("reading, taken", [
     (FormulaReading(MATH, LOW_CONFIDENCE, 15), True),
-    (FormulaReading(MATH, MIN_CONFIDENCE, 15), True),  # doubtful, yet math and not text
-    (FormulaReading(MATH, MIN_CONFIDENCE - 0.01, 15), False),
+    # doubtful, yet math and not text
+    (FormulaReading(MATH, FORMULA_IMAGE.min_confidence, 15), True),
+    (FormulaReading(MATH, FORMULA_IMAGE.min_confidence - 0.01, 15), False),
     (FormulaReading("\\text { E a c h } \\text { p a r t } = b", 0.7, 14), False),  # text
     (FormulaReading("\\text { l e a k y } ( x ) = x", 0.85, 12), True),  # confident
     (FormulaReading("\\text { C h a p t e r 3 }", 0.95, 10), False),  # no math

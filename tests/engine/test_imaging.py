@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.imaging import (INK_LEVEL, composite_on_white, crop_quad, ink_bounds, ink_map,
+from engine.imaging import (INK, composite_on_white, crop_quad, ink_bounds, ink_map,
                             letterbox, order_quad, resize_averaging, resize_to_limits,
                             to_chw_imagenet, to_chw_signed)
 
@@ -143,10 +143,10 @@ def test_to_chw_imagenet_uses_the_imagenet_statistics():
 def test_ink_map_and_ink_bounds_agree_on_what_is_ink():
     image = np.full((20, 40), 240, dtype=np.uint8)
     image[5:9, 10:30] = 20  # ink
-    image[12:14, 2:38] = 200  # faint: less than INK_LEVEL of the way from paper to ink
+    image[12:14, 2:38] = 200  # faint: less than INK.level of the way from paper to ink
     ink = ink_map(np.repeat(image[..., None], 3, axis=2))
     assert ink.dtype == np.float32 and ink.max() == 1.0 and ink.min() == 0.0
-    rows, cols = np.nonzero(ink > INK_LEVEL)
+    rows, cols = np.nonzero(ink > INK.level)
     assert ink_bounds(image) == (cols.min(), rows.min(), cols.max() + 1, rows.max() + 1) == (10, 5, 30, 9)
 
 

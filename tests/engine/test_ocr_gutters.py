@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from engine.ocr.gutters import column_parts, gutter_x, plan_cuts
+from engine.ocr.reading_rules import PAGE_READING
 from engine.ocr.recognition import Recognized
 from engine.ocr.script_reading import ScriptReadings
 from engine.ocr.stage import split_at_gutters
@@ -91,6 +92,7 @@ class Reader:
         self.answers = answers
         self.crops: list[np.ndarray] = []
         self.recognizer = self
+        self.rules = PAGE_READING
 
     def recognize(self, crops):
         self.crops.extend(crops)

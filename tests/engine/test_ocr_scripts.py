@@ -159,13 +159,13 @@ def test_a_page_in_another_script_is_read_by_tesseract_alone(reader, monkeypatch
 @pytest.mark.parametrize("key", ["german", "japanese"])
 def test_a_page_pp_ocr_reads_reads_as_it_did_without_the_script_probe(reader, key):
     from engine.imaging import crop_quad
-    from engine.ocr.page_reader import MIN_LINE_SCORE
+    from engine.ocr.reading_rules import PAGE_READING
 
     image = page_image(key)
     crops = [crop_quad(image, r.quad) for r in reader.detector.detect(image)]
     recognize = reader.recognizer.recognize
-    probed = reader.scripts.read_page(crops, recognize, MIN_LINE_SCORE)
-    plain = reader.scripts.read_again(crops, recognize(crops), MIN_LINE_SCORE)
+    probed = reader.scripts.read_page(crops, recognize, PAGE_READING.min_line_score)
+    plain = reader.scripts.read_again(crops, recognize(crops), PAGE_READING.min_line_score)
     assert probed == plain and probed.scripts == ()
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.tables.evidence import CUT_MIN_LINES, cuts_through_lines, is_prose_columns, ruled
+from engine.tables.evidence import cuts_through_lines, is_prose_columns, ruled
+from engine.tables.evidence_rules import TABLE_EVIDENCE
 from engine.tables.recognizer import ReadCell, TableResult
 from engine.types import Box, Line
 
@@ -152,5 +153,5 @@ def test_a_grid_cutting_through_the_text_lines_is_no_table():
     in_cells = [lined(100 * c + 5, 100 * c + 95, 12 * r + 1) for r in range(12) for c in range(4)]
     assert not cuts_through_lines(table, in_cells)
     # Too few lines to be evidence either way.
-    assert not cuts_through_lines(table, columns[:CUT_MIN_LINES - 1])
+    assert not cuts_through_lines(table, columns[:TABLE_EVIDENCE.cut_min_lines - 1])
     assert not cuts_through_lines(TableResult.failed("unreadable"), columns)

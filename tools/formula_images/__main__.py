@@ -25,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     again = commands.add_parser("replay", help="the present rule on an earlier measure run's "
                                                "recorded facts, without converting")
     again.add_argument("measured", type=Path, help="a JSON file written by `measure`")
+    again.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                       help="a field of FormulaImageRules (engine/formulas/image_rules.py) "
+                            "changed for this replay")
     args = parser.parse_args(argv)
     if args.command == "generate":
         from tools.formula_images.generate import generate
@@ -36,9 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         import json
 
+        from engine.formulas.image_rules import FORMULA_IMAGE
         from tools.formula_images.measure import replay
+        from tools.rule_variants import with_changes
 
-        summary = replay(args.measured)
+        summary = replay(args.measured, with_changes(FORMULA_IMAGE, args.set))
         print(json.dumps(summary, indent=1))
         return 0
     from tools.formula_images.measure import main as measure_main

@@ -21,6 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from statistics import fmean
 
+from engine.formulas.image_rules import FORMULA_IMAGE, FormulaImageRules
 from engine.types import BlockKind
 from tools.eval.formula_scores import token_similarity
 from tools.eval.math_faults import math_faults, summary_line, summary_of
@@ -132,10 +133,10 @@ def summarise(rows: list[dict]) -> dict:
     return summary
 
 
-def rule_decision(row: dict) -> bool:
-    """What the engine's present rule (engine/formulas/image_rule.py) decides on an item's
-    recorded facts: the rule tried without converting again. An item whose reading was not
-    recorded (no ink) is not a formula."""
+def rule_decision(row: dict, rules: FormulaImageRules = FORMULA_IMAGE) -> bool:
+    """What the engine's rule (engine/formulas/image_rule.py) decides under `rules` on an
+    item's recorded facts: the rule tried without converting again. An item whose reading was
+    not recorded (no ink) is not a formula."""
     from engine.formulas.image_rule import may_be_formula_image, reads_as_formula
     from engine.formulas.reading import FormulaReading
     from engine.types import Box, Line, Region
@@ -150,17 +151,17 @@ def rule_decision(row: dict) -> bool:
     reading = recorded and FormulaReading(recorded["latex"], recorded["confidence"],
                                           recorded["tokens"], recorded["truncated"],
                                           recorded["guard"])
-    return may_be_formula_image(regions, lines) and reads_as_formula(reading)
+    return may_be_formula_image(regions, lines, rules) and reads_as_formula(reading, rules)
 
 
-def replay(measured: Path) -> dict:
-    """The present rule on the items of an earlier `measure` run: per group, how many formula
-    images it takes (and the token similarity of their whole-image readings, misses 0) and how
-    many text images."""
+def replay(measured: Path, rules: FormulaImageRules = FORMULA_IMAGE) -> dict:
+    """The rule under `rules` (a variant to try, or the present set) on the items of an
+    earlier `measure` run: per group, how many formula images it takes (and the token
+    similarity of their whole-image readings, misses 0) and how many text images."""
     rows = json.loads(measured.read_text(encoding="utf-8"))["items"]
     decided = []
     for row in rows:
-        taken = rule_decision(row)
+        taken = rule_decision(row, rules)
         reading = (row.get("seen") or {}).get("reading") or {}
         decided.append({**row, "formula": taken,
                         "similarity": reading.get("similarity", 0.0) if taken else 0.0})

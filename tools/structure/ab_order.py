@@ -5,7 +5,10 @@ before ordering and what page assembly received (lines, layout regions; build/st
 blocks.pkl); `score` re-orders the blocks with each candidate and scores the Markdown against
 the truth, in seconds; `reassemble` runs the whole of page assembly again (paragraphs, vertical
 writing, figures holding text, order, furniture) with the engine as it is now, for rules that
-act before ordering. `--set module.NAME=value` changes a threshold for one run."""
+act before ordering. `--set SET.NAME=value` runs `score` or `reassemble` with a variant of a
+rule set, built with `dataclasses.replace` and passed to the code: `reading_order`
+(engine/structure/reading_order_rules.py) or, for `reassemble`, `vertical`
+(engine/structure/vertical_rules.py)."""
 
 from __future__ import annotations
 
@@ -14,59 +17,61 @@ import pickle
 import statistics
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
+
+from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.vertical_rules import VERTICAL, VerticalRules
+from tools.rule_variants import with_changes
 
 from tools.structure.generate import DEFAULT_OUT
 
 
 def collect(folder: Path, variants: tuple[str, ...]) -> Path:
-    """Every page converted once; the unordered blocks of each (and whether the page was read
-    as vertical writing) kept beside the set."""
+    """Every page converted once; what page assembly received (its lines and layout regions,
+    heard as the `figures` stage's progress) and the page's blocks before ordering (and whether
+    it was read as vertical writing) kept beside the set."""
     import json
 
     from engine.api import Engine
+    from engine.events import PageProgress
     from engine.options import ConvertOptions
-    from engine.structure import stage
     from engine.structure.page_blocks import blocks_after, steps_before
     from settings import SettingsStore
 
-    captured: list[tuple[list, bool]] = []
-    inputs: list[tuple] = []
-    original_assemble = stage.assemble_page
+    heard: list[tuple] = []
 
-    def capture_inputs(lines, regions, page_area=None):
-        inputs.append((list(lines), None if regions is None else list(regions), page_area))
-        # The blocks as the reading order receives them: the steps before it.
-        before = blocks_after(lines, regions, page_area, steps_before("reading_order"))
-        captured.append((list(before.blocks), before.vertical))
-        return original_assemble(lines, regions, page_area)
+    def listen(event) -> None:
+        # The stage before `blocks`: its lines and regions are what assemble_page receives.
+        if isinstance(event, PageProgress) and event.stage == "figures":
+            height, width = event.image.shape[:2]
+            heard.append((list(event.lines), None if event.regions is None
+                          else list(event.regions), float(height * width)))
 
-    stage.assemble_page = capture_inputs
     engine = Engine(SettingsStore().load())
     pages = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))["pages"]
     stored = []
-    try:
-        for page in pages:
-            for variant in variants:
-                path = folder / (f"{page['id']}.pdf" if variant == "digital"
-                                 else f"{page['id']}.scan.jpg")
-                captured.clear()
-                inputs.clear()
-                result = engine.convert(path, ConvertOptions())
-                unordered, vertical = captured[-1] if captured else ([], False)
-                stored.append({"id": page["id"], "family": page["family"], "variant": variant,
-                               "unordered": unordered, "vertical": vertical,
-                               "inputs": inputs[-1] if inputs else None,
-                               "page": result.pages[0]})
-    finally:
-        stage.assemble_page = original_assemble
+    for page in pages:
+        for variant in variants:
+            path = folder / (f"{page['id']}.pdf" if variant == "digital"
+                             else f"{page['id']}.scan.jpg")
+            heard.clear()
+            result = engine.convert(path, ConvertOptions(), on_event=listen)
+            inputs = heard[-1] if heard else None
+            blocks = (blocks_after(*inputs, steps_before("reading_order")) if inputs
+                      else None)
+            stored.append({"id": page["id"], "family": page["family"], "variant": variant,
+                           "unordered": blocks.blocks if blocks else [],
+                           "vertical": blocks.vertical if blocks else False,
+                           "inputs": inputs, "page": result.pages[0]})
     out = folder / "blocks.pkl"
     out.write_bytes(pickle.dumps(stored))
     return out
 
 
-def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
-    from dataclasses import replace
+def score(folder: Path, candidates: dict, rules: ReadingOrderRules = READING_ORDER
+          ) -> dict[str, dict[str, float]]:
+    """Each stored page's blocks ordered by each candidate under `rules`, scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.assembly import footnotes_last, label_captions, place_captions
@@ -77,7 +82,8 @@ def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
     for item in stored:
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
         for name, order in candidates.items():
-            ordered = order(item["unordered"], vertical=item.get("vertical", False))
+            ordered = order(item["unordered"], vertical=item.get("vertical", False),
+                            rules=rules)
             blocks = footnotes_last(place_captions(label_captions(ordered)))
             page = replace(item["page"], blocks=tuple(blocks))
             sim = text_similarity(render_markdown([page]), truth)
@@ -86,9 +92,10 @@ def score(folder: Path, candidates: dict) -> dict[str, dict[str, float]]:
             for name, rows in table.items()}
 
 
-def reassemble(folder: Path) -> dict[str, dict[str, float]]:
-    """Each stored page assembled again from its lines and regions, furniture marked, scored."""
-    from dataclasses import replace
+def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
+               vertical: VerticalRules = VERTICAL) -> dict[str, dict[str, float]]:
+    """Each stored page assembled again from its lines and regions under `rules` and
+    `vertical`, furniture marked, scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.page_blocks import assemble_page
@@ -101,23 +108,28 @@ def reassemble(folder: Path) -> dict[str, dict[str, float]]:
         if item.get("inputs") is None:
             continue
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
-        page = replace(item["page"], blocks=tuple(assemble_page(*item["inputs"])))
+        blocks = assemble_page(*item["inputs"], reading_order=rules, vertical=vertical)
+        page = replace(item["page"], blocks=tuple(blocks))
         table[f"{item['family']}/{item['variant']}"].append(
-            text_similarity(render_markdown(mark_furniture([page])), truth))
+            text_similarity(render_markdown(mark_furniture([page], vertical)), truth))
     return {"reassembled": {key: round(statistics.fmean(v), 4)
                             for key, v in sorted(table.items())}}
 
 
-def set_threshold(assignment: str) -> None:
-    """`module.NAME=value`: a module constant changed for this run."""
-    import importlib
+RULE_SETS = {"reading_order": READING_ORDER, "vertical": VERTICAL}
+"""The rule sets `--set` can vary, by name, at their defaults."""
 
-    name, _, value = assignment.partition("=")
-    module, _, constant = name.rpartition(".")
-    target = importlib.import_module(module)
-    if not hasattr(target, constant):
-        raise SystemExit(f"{module} has no {constant}")
-    setattr(target, constant, type(getattr(target, constant))(float(value)))
+
+def variant(assignments: list[str]) -> dict[str, object]:
+    """`SET.NAME=value` pairs: each of RULE_SETS with those fields changed, new sets to pass
+    to the code; nothing in the engine is changed."""
+    by_set: dict[str, list[str]] = {name: [] for name in RULE_SETS}
+    for assignment in assignments:
+        kind, _, change = assignment.partition(".")
+        if kind not in by_set:
+            raise SystemExit(f"no rule set {kind!r}: {', '.join(RULE_SETS)}")
+        by_set[kind].append(change)
+    return {kind: with_changes(RULE_SETS[kind], changes) for kind, changes in by_set.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,20 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=("collect", "score", "reassemble"))
     parser.add_argument("--folder", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--variants", default="digital,scanned")
-    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
-                        help="change a threshold for this run (score, reassemble)")
+    parser.add_argument("--set", action="append", default=[], metavar="SET.NAME=VALUE",
+                        help="a rule changed for this run: reading_order.NAME (score, "
+                             "reassemble) or vertical.NAME (reassemble)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(collect(args.folder, tuple(args.variants.split(","))))
         return 0
-    for assignment in args.set:
-        set_threshold(assignment)
+    sets = variant(args.set)
     if args.command == "reassemble":
-        results = reassemble(args.folder)
+        results = reassemble(args.folder, sets["reading_order"], sets["vertical"])
     else:
         from engine.structure.reading_order import order_blocks
 
-        results = score(args.folder, {"current": order_blocks})
+        results = score(args.folder, {"current": order_blocks}, sets["reading_order"])
     for name, rows in results.items():
         for key, value in rows.items():
             print(f"{name:10} {key:24} {value:.4f}")
