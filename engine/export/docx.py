@@ -1,10 +1,11 @@
 """Word document from our Markdown through pandoc (shipped as a wheel by pypandoc-binary):
-headings, paragraphs and lists as Word styles, our HTML tables as Word tables with their
-merged cells, display formulas as native Word equations (OMML), figures with their captions.
-A paragraph written mostly right to left (Arabic, Hebrew, Persian) is a right-to-left Word
-paragraph: pandoc's document tree is read back, each such paragraph put in a Div with
-`dir="rtl"`, which pandoc writes as `w:bidi` on the paragraph and `w:rtl` on its runs. A
-table keeps its columns left to right as the page shows them (our table HTML's order)."""
+headings, paragraphs and lists as Word styles, tables as Word tables with their merged cells,
+display formulas as native Word equations (OMML), figures with their captions. pandoc reads
+the Markdown into its document tree, where each table's HTML is replaced by a table built from
+its typed cells (engine/export/pandoc_tables.py): no table is read back from HTML. A paragraph
+written mostly right to left (Arabic, Hebrew, Persian) is a right-to-left Word paragraph: it
+is put in a Div with `dir="rtl"`, which pandoc writes as `w:bidi` on the paragraph and `w:rtl`
+on its runs. A table keeps its columns left to right as the page shows them."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from engine.formats import ExportFailed
-from engine.output.markdown import escape_text, render_block
 from engine.content.table_html import table_html
 from engine.content.tables import TableTooLarge, filled_rows
+from engine.export.pandoc_tables import pandoc_table
+from engine.formats import ExportFailed
+from engine.output.markdown import escape_text, render_block
 from engine.text import holds_right_to_left, right_to_left
 from engine.types import Block, BlockKind, DocumentResult
 
@@ -29,15 +31,8 @@ from engine.types import Block, BlockKind, DocumentResult
 # extensions (smart quotes, emoji, sub/superscript, attributes, definition lists) would read
 # document text as markup.
 READER = "commonmark+tex_math_dollars+pipe_tables+implicit_figures+east_asian_line_breaks"
-# Our HTML tables become pandoc tables (with row and column spans). Inline math is our Markdown's
-# own `$...$` (the document's dollar signs are escaped), written as Word equations in the line.
-LUA_FILTER = """
-function RawBlock(el)
-  if el.format:match('html') and el.text:match('^%s*<table') then
-    return pandoc.read(el.text, 'html').blocks
-  end
-end
-"""
+# Inline math is our Markdown's own `$...$` (the document's dollar signs are escaped), written
+# as Word equations in the line.
 # Word cannot hold a table wider than this many columns.
 WORD_MAX_COLUMNS = 63
 PANDOC_TIMEOUT_S = 300
@@ -64,21 +59,19 @@ def build_docx(result: DocumentResult, resources: Path | None,
     """The .docx bytes and notes (formulas kept as LaTeX text, tables too wide for Word).
     `resources` is the folder the Markdown's image links are relative to."""
     name = Path(result.path).name
-    markdown, notes = docx_markdown(result, table_format)
+    markdown, notes, tables = _docx_source(result, table_format)
     if not markdown.strip():
         raise ExportFailed(f"{name} has no text, table or figure to put in a Word document, so "
                            "no .docx was written.")
     with tempfile.TemporaryDirectory(prefix="paperlens-docx-") as work:
-        filter_path = Path(work) / "tables.lua"
-        filter_path.write_text(LUA_FILTER, encoding="utf-8")
         log_path = Path(work) / "log.json"
-        reading = ["--from", READER, "--lua-filter", str(filter_path)]
-        source = markdown.encode("utf-8")
+        tree = json.loads(_pandoc(["--from", READER, "--to", "json"], markdown.encode("utf-8"),
+                                  work, name))
+        tree["blocks"] = _with_tables(tree["blocks"], tables, name)
         if holds_right_to_left(markdown):
-            tree = json.loads(_pandoc([*reading, "--to", "json"], source, work, name))
             tree["blocks"] = _directed(tree["blocks"])
-            reading, source = ["--from", "json"], json.dumps(tree).encode("utf-8")
-        command = [*reading, "--to", "docx", "--log", str(log_path)]
+        source = json.dumps(tree).encode("utf-8")
+        command = ["--from", "json", "--to", "docx", "--log", str(log_path)]
         if resources is not None:
             command += ["--resource-path", str(resources)]
         data = _pandoc(command, source, work, name)
@@ -104,6 +97,24 @@ def _pandoc(arguments: list[str], source: bytes, work: str, name: str) -> bytes:
         raise ExportFailed(f"pandoc could not write the Word document of {name}: "
                            f"{reason[-1][:200] if reason else done.returncode}.")
     return done.stdout
+
+
+def _with_tables(node, tables: dict[str, dict], name: str):
+    """pandoc's JSON blocks with each of our tables' HTML (a raw HTML block) replaced by the
+    pandoc table built from its cells (`tables`, by the HTML written for it)."""
+    if isinstance(node, list):
+        return [_with_tables(item, tables, name) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if node.get("t") == "RawBlock" and str(node["c"][0]).startswith("html"):
+        text = str(node["c"][1]).strip()
+        if text.startswith("<table"):
+            if text not in tables:
+                raise ExportFailed(f"a table of {name} could not be matched to its cells; no "
+                                   ".docx was written (please report this document).")
+            return tables[text]
+        return node
+    return {key: _with_tables(value, tables, name) for key, value in node.items()}
 
 
 def _directed(node):
@@ -149,8 +160,17 @@ def docx_markdown(result: DocumentResult, table_format: str = "html") -> tuple[s
     """Our Markdown readied for pandoc: a figure and its caption become one figure with that
     caption, a table's caption moves into the table, placeholder image names are dropped (they
     would become captions), tables too wide for Word become text."""
+    markdown, notes, _ = _docx_source(result, table_format)
+    return markdown, notes
+
+
+def _docx_source(result: DocumentResult, table_format: str
+                 ) -> tuple[str, list[str], dict[str, dict]]:
+    """docx_markdown's Markdown and notes, and the pandoc table of each table written in it as
+    HTML, by that HTML (a caption moved into the table included)."""
     markdown = result.markdown
     notes: list[str] = []
+    tables: dict[str, dict] = {}
     for page in result.pages:
         blocks = page.blocks
         for i, block in enumerate(blocks):
@@ -159,23 +179,28 @@ def docx_markdown(result: DocumentResult, table_format: str = "html") -> tuple[s
             rendered = render_block(block, table_format).strip()
             if not rendered or rendered not in markdown:
                 continue
-            if (block.kind is BlockKind.TABLE and block.table is not None
-                    and rendered == table_html(block.table).strip()):
+            in_html = (block.kind is BlockKind.TABLE and block.table is not None
+                       and rendered == table_html(block.table).strip())
+            if in_html:
                 wide = _too_wide(block)
                 if wide:
                     notes.append(f"table on page {page.page_number} of {Path(result.path).name} "
                                  f"{wide}; it is written as text in the .docx")
                     markdown = markdown.replace(rendered, _table_as_text(block), 1)
                     continue
+                tables[rendered] = pandoc_table(block.table)
             caption = _caption_beside(blocks, i)
             if caption is None:
                 continue
             caption_md = render_block(caption).strip()
             for pair in (f"{rendered}\n\n{caption_md}", f"{caption_md}\n\n{rendered}"):
                 if pair in markdown:
-                    markdown = markdown.replace(pair, _captioned(block, rendered, caption), 1)
+                    captioned = _captioned(block, rendered, caption)
+                    if in_html:
+                        tables[captioned] = pandoc_table(block.table, caption.text)
+                    markdown = markdown.replace(pair, captioned, 1)
                     break
-    return _PLACEHOLDER_ALT.sub("![](", markdown), notes
+    return _PLACEHOLDER_ALT.sub("![](", markdown), notes, tables
 
 
 def _caption_beside(blocks: tuple[Block, ...], index: int) -> Block | None:
