@@ -8,6 +8,7 @@ from functools import reduce
 
 from engine.page import PageState, keep_crop, regions_of
 from engine.structure.assembly import assemble_page
+from engine.structure.code_cells import read_listing_cells
 from engine.structure.line_numbers import MIN_RUN, line_number_gutter
 from engine.types import BlockKind, Box, Line, Region
 
@@ -26,6 +27,14 @@ def assemble_blocks(page: PageState, models) -> PageState:
     height, width = page.image.shape[:2]
     blocks = assemble_page(list(page.lines), page.regions, float(height * width))
     return replace(page, blocks=tuple(blocks))
+
+
+def read_code_cells(page: PageState, models) -> PageState:
+    """Each OCR code listing's rows laid on the ink of their character cells
+    (engine/structure/code_cells.py): underscores and spaces the recogniser lost put back."""
+    if page.image is None or not any(b.kind is BlockKind.CODE for b in page.blocks):
+        return page
+    return replace(page, blocks=tuple(read_listing_cells(b, page.image) for b in page.blocks))
 
 
 def drop_line_number_gutter(page: PageState, models) -> PageState:
