@@ -205,6 +205,9 @@ def _row_text(pieces: list[tuple[int, str]]) -> str:
     return out
 
 
+BEARING = CODE_RULES.bearing
+"""Ink of n monospaced characters spans about n - BEARING cells."""
+
 # A glyph's ink starts up to this share of a cell into it ("(", "." and "|" sit mid-cell).
 INK_BEARING = 0.7
 

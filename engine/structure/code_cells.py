@@ -12,13 +12,17 @@ The costs of the alignment are data (CellRules), chosen on generated code screen
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import cv2
 import numpy as np
 
-from engine.structure.code import (INK_BEARING, Grid, _column, _fits, code_rows, join_rows,
+from engine.structure.code import (INK_BEARING, BEARING, Grid, _column, _fits, code_rows, join_rows,
                                    measure_grid)
-from engine.types import Block, BlockKind
+from engine.types import Block, BlockKind, Line, Word
+
+Recognize = Callable[[list[np.ndarray]], list]
+"""Line crops -> readings with a `text` (engine/ocr/recognition.TextRecognizer.recognize)."""
 
 EMPTY, INKED, FOOT = 0, 1, 2
 """What a cell holds: nothing, a glyph, or ink only along its foot (an underscore)."""
@@ -49,6 +53,10 @@ class CellRules:
     drop_space: float = 0.4
     unread_ink: float = 1.0
     """Each inked cell past the row's last character (a character nobody read)."""
+    short_row: int = 3
+    """Rows of at most this many characters are read again when they hold a letter or digit
+    (a lone "}" read as "1", "};" as "}i": a crop a glyph or two wide is where the recogniser
+    errs most)."""
     ligature: float = 0.1
     """Two characters of LIGATURES on one inked cell: some monospaced fonts (Nimbus Mono PS)
     set "fi" and "ff" as one glyph one cell wide, and browsers use it."""
@@ -154,16 +162,18 @@ def _on_cell(ch: str, kind: int, rules: CellRules) -> float:
     return {INKED: 0.0, FOOT: rules.char_on_foot, EMPTY: rules.char_on_empty}[kind]
 
 
-def read_listing_cells(block: Block, image: np.ndarray, rules: CellRules = CELL_RULES
-                       ) -> Block:
-    """An OCR listing's text with each row laid on the ink of its cells; other blocks as
-    they are."""
+def read_listing_cells(block: Block, image: np.ndarray, recognize: Recognize | None = None,
+                       rules: CellRules = CELL_RULES) -> Block:
+    """An OCR listing's text with each row laid on the ink of its cells, its short rows read
+    again (`recognize`); other blocks as they are."""
     lines = list(block.lines)
     if block.kind is not BlockKind.CODE or not lines or not all(ln.words for ln in lines):
         return block
     grid = measure_grid(lines)
     if grid is None:
         return block
+    if recognize is not None:
+        lines = _short_rows_again(lines, image, recognize, grid, rules)
     texts = []
     for text, held in code_rows(lines, grid):
         if not held or not text.strip():
@@ -172,7 +182,35 @@ def read_listing_cells(block: Block, image: np.ndarray, rules: CellRules = CELL_
         kinds = _row_kinds(held, grid, image, len(text), rules)
         texts.append(text if kinds is None else align_row(text, kinds, rules))
     fixed = join_rows(texts)
-    return block if fixed == block.text else replace(block, text=fixed)
+    if fixed == block.text and lines == list(block.lines):
+        return block
+    return replace(block, text=fixed, lines=tuple(lines))
+
+
+_CLOSING = frozenset("}])>;,:.")
+
+
+def _short_rows_again(lines: list[Line], image: np.ndarray, recognize: Recognize, grid: Grid,
+                      rules: CellRules) -> list[Line]:
+    """Short lines holding a letter or digit read again from their box alone; the second
+    reading is kept when it is brackets and punctuation only (the end of a block, not a word),
+    as many characters as the line's ink has cells."""
+    height, width = image.shape[:2]
+    chosen = [i for i, ln in enumerate(lines) if len(ln.text.strip()) <= rules.short_row
+              and any(ch.isalnum() for ch in ln.text)]
+    crops = []
+    for i in chosen:
+        box = lines[i].box
+        x0, y0 = max(0, int(np.floor(box.x0))), max(0, int(np.floor(box.y0)))
+        x1, y1 = min(width, int(np.ceil(box.x1))), min(height, int(np.ceil(box.y1)))
+        crops.append(np.ascontiguousarray(image[y0:y1, x0:x1]))
+    out = list(lines)
+    for i, crop, reading in zip(chosen, crops, recognize(crops) if crops else []):
+        text = reading.text.strip()
+        cells = max(1, round(lines[i].box.width / grid.pitch + BEARING))
+        if text and set(text) <= _CLOSING and len(text) == cells:
+            out[i] = replace(lines[i], text=text, words=(Word(text, lines[i].box),))
+    return out
 
 
 def _row_kinds(held, grid: Grid, image: np.ndarray, length: int, rules: CellRules

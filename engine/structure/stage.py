@@ -31,10 +31,13 @@ def assemble_blocks(page: PageState, models) -> PageState:
 
 def read_code_cells(page: PageState, models) -> PageState:
     """Each OCR code listing's rows laid on the ink of their character cells
-    (engine/structure/code_cells.py): underscores and spaces the recogniser lost put back."""
+    (engine/structure/code_cells.py): underscores and spaces the recogniser lost put back, a
+    short row read again on its own."""
     if page.image is None or not any(b.kind is BlockKind.CODE for b in page.blocks):
         return page
-    return replace(page, blocks=tuple(read_listing_cells(b, page.image) for b in page.blocks))
+    recognize = models.page_reader().recognizer.recognize
+    return replace(page, blocks=tuple(read_listing_cells(b, page.image, recognize)
+                                      for b in page.blocks))
 
 
 def drop_line_number_gutter(page: PageState, models) -> PageState:

@@ -62,3 +62,39 @@ def test_underscores_and_spaces_of_a_code_screenshot_are_kept(engine, tmp_path: 
     draw_code(LISTING, scale=scale, dark=scale == 2).save(image)
     markdown = engine.convert(image, ConvertOptions()).markdown
     assert f"```python\n{LISTING}\n```" in markdown, markdown
+
+
+def _listing(rows: list[str], pitch: float = 10.0, height: float = 20.0):
+    from engine.types import Block, BlockKind, Box, Line, Word
+
+    lines = []
+    for n, row in enumerate(rows):
+        indent = len(row) - len(row.lstrip())
+        words, column = [], indent
+        for text in row.split():
+            column = row.index(text, column)
+            x0 = 5 + column * pitch + 1
+            words.append(Word(text, Box(x0, n * 30, x0 + len(text) * pitch - 2, n * 30 + height)))
+            column += len(text)
+        lines.append(Line(row.strip(), Box(words[0].box.x0, n * 30, words[-1].box.x1,
+                                           n * 30 + height), 0.9, words=tuple(words)))
+    return Block(BlockKind.CODE, Box(0, 0, 400, 30 * len(rows)), tuple(lines), "\n".join(rows))
+
+
+def test_a_short_row_read_again_is_kept_only_as_brackets_of_its_width():
+    from engine.structure.code_cells import read_listing_cells
+
+    rows = ["int f(void) {", "    return 0;", "1", "x = 3"]
+    block = _listing(rows)
+    image = np.full((200, 400, 3), 255, dtype=np.uint8)
+    seen = []
+
+    def recognize(crops):
+        seen.append(len(crops))
+        return [type("R", (), {"text": "}"})()] * len(crops)
+
+    fixed = read_listing_cells(block, image, recognize)
+    # Only the lone "1" is read again (the blank image leaves every row as placed).
+    assert seen == [1]
+    assert fixed.text.split("\n")[2] == "}"
+    assert fixed.text.split("\n")[3] == "x = 3"
