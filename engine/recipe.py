@@ -36,7 +36,8 @@ from engine.output.writer import OutputWriter, check_writable
 from engine.page import PageOutcome, PageState, Stage
 from engine.structure.furniture import mark_furniture
 from engine.structure.headings import document_headings
-from engine.structure.stage import assemble_blocks, crop_figures, drop_line_number_gutter
+from engine.structure.stage import (assemble_blocks, crop_figures, drop_line_number_gutter,
+                                    read_code_cells)
 from engine.tables.across_pages import join_tables_across_pages
 from engine.tables.lineless import find_lineless_tables
 from engine.tables.stage import recognize_tables
@@ -59,6 +60,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
     ("figures", crop_figures),                     # engine/structure
     ("blocks", assemble_blocks),                   # engine/structure: blocks in reading order
+    ("code_cells", read_code_cells),               # engine/structure: code laid on its cells
     ("display_math", tidy_display_math),           # engine/formulas: once, numbered, no item no.
     ("inline_math", find_inline_math),             # engine/formulas: $x^2$ inside the text
     ("coverage", check_coverage),                  # engine/ocr: text seen but not read, said

@@ -27,6 +27,12 @@ WORD_GAP_HEIGHTS = 0.22
 BLANK_SHARE = 0.04
 # Too few letter pairs give no typical blank to compare with.
 MIN_PAIRS = 4
+# A letter and a digit are two words when the blank between them is at least this share of
+# the median blank of the line's own word spaces (at least MIN_SPACES of them): on the blurred
+# photos of tools/photos (seed 1) "Python 3.11" lost its space, the blank 13 px against word
+# spaces of 3-10 px and letters touching.
+SPACE_SHARE = 0.8
+MIN_SPACES = 3
 
 
 def restore_word_spaces(text: str, steps: tuple[int, ...], crop: np.ndarray
@@ -42,19 +48,33 @@ def restore_word_spaces(text: str, steps: tuple[int, ...], crop: np.ndarray
     blank = columns <= BLANK_SHARE * max(float(columns.max()), 1e-6)
     scale = crop.shape[1] / max(crop_width_at_height(crop), 1)  # crop px per model px
     centres = [(s + 0.5) * CTC_STRIDE_PX * scale for s in steps]
-    gaps: list[tuple[int, int]] = []  # (index of the left character, widest blank between)
+    def blank_between(left: int, right: int) -> int:
+        a, b = int(centres[left]), int(np.ceil(centres[right]))
+        return _widest_run(blank[max(a, 0):max(b, a + 1)])
+
+    # (index of the left character, widest blank between): between letters, and between a
+    # letter and a digit ("Python3.11" where blur narrowed the space); never between digits or
+    # punctuation: "1", "." and "," stand alone in their wide cells, "13.3" is no "1 3.3".
+    gaps: list[tuple[int, int]] = []
+    mixed: list[tuple[int, int]] = []
     for i in range(len(text) - 1):
-        if not (text[i].isalpha() and text[i + 1].isalpha()):
-            # Between letters only: "1", "." and "," stand alone in their wide digit or
-            # punctuation cells, and "13.3" must not become "1 3.3".
-            continue
-        a, b = int(centres[i]), int(np.ceil(centres[i + 1]))
-        gaps.append((i, _widest_run(blank[max(a, 0):max(b, a + 1)])))
+        pair = text[i:i + 2]
+        if pair.isalpha():
+            gaps.append((i, blank_between(i, i + 1)))
+        elif pair.isalnum() and not pair.isdigit():
+            mixed.append((i, blank_between(i, i + 1)))
     if len(gaps) < MIN_PAIRS:
         return text, steps
     typical = float(np.median([g for _, g in gaps]))
     floor = WORD_GAP_HEIGHTS * crop.shape[0]
     cuts = {i for i, g in gaps if g >= max(WORD_GAP_RATIO * typical, floor)}
+    # A letter beside a digit gets a space only where its blank is as wide as the line's own
+    # word spaces are (a digit's cell leaves a blank beside a narrow "1").
+    spaces = [blank_between(i - 1, i + 1) for i in range(1, len(text) - 1)
+              if text[i] == " " and text[i - 1].isalnum() and text[i + 1].isalnum()]
+    if len(spaces) >= MIN_SPACES:
+        space = SPACE_SHARE * float(np.median(spaces))
+        cuts |= {i for i, g in mixed if g >= max(WORD_GAP_RATIO * typical, floor, space)}
     if not cuts:
         return text, steps
     out_text, out_steps = [], []

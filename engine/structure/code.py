@@ -121,14 +121,27 @@ def reads_as_code(lines: list[Line], rules: CodeRules = CODE_RULES) -> bool:
 def code_text(lines: list[Line], grid: Grid) -> str:
     """The listing as shown: one text line per row, empty rows kept, each word at its column
     (pieces of one row, as a text layer may give them, put side by side)."""
+    return join_rows([text for text, _ in code_rows(lines, grid)])
+
+
+def code_rows(lines: list[Line], grid: Grid) -> list[tuple[str, tuple[Line, ...]]]:
+    """Each row of the listing, top to bottom: its text from the grid's column 0 and the lines
+    it was made of (none for an empty row)."""
     ordered = sorted(lines, key=lambda ln: ln.box.center_y)
     leading = _leading(ordered)
     first = ordered[0].box.center_y
     rows: dict[int, list[tuple[int, str]]] = {}
+    held: dict[int, list[Line]] = {}
     for line in ordered:
         row = round((line.box.center_y - first) / leading) if leading else 0
         rows.setdefault(row, []).extend(_pieces(line, grid))
-    texts = [_row_text(rows.get(row, [])) for row in range(max(rows) + 1)]
+        held.setdefault(row, []).append(line)
+    return [(_row_text(rows.get(row, [])), tuple(held.get(row, ())))
+            for row in range(max(rows) + 1)]
+
+
+def join_rows(texts: list[str]) -> str:
+    """Rows as one listing, the indentation they share taken off."""
     indent = min(len(t) - len(t.lstrip(" ")) for t in texts if t.strip())
     return "\n".join(t[indent:].rstrip() for t in texts)
 
@@ -191,6 +204,9 @@ def _row_text(pieces: list[tuple[int, str]]) -> str:
         out += " " * max(column - len(out), 0) + text
     return out
 
+
+BEARING = CODE_RULES.bearing
+"""Ink of n monospaced characters spans about n - BEARING cells."""
 
 # A glyph's ink starts up to this share of a cell into it ("(", "." and "|" sit mid-cell).
 INK_BEARING = 0.7

@@ -8,6 +8,7 @@ from functools import reduce
 
 from engine.page import PageState, keep_crop
 from engine.structure.page_blocks import assemble_page
+from engine.structure.code_cells import read_listing_cells
 from engine.structure.line_numbers import LINE_NUMBERS, LineNumberRules, line_number_gutter
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
@@ -30,6 +31,17 @@ def assemble_blocks(page: PageState, models, reading_order: ReadingOrderRules = 
     blocks = assemble_page(list(page.lines), page.regions, float(height * width), reading_order,
                            vertical)
     return replace(page, blocks=tuple(blocks))
+
+
+def read_code_cells(page: PageState, models) -> PageState:
+    """Each OCR code listing's rows laid on the ink of their character cells
+    (engine/structure/code_cells.py): underscores and spaces the recogniser lost put back, a
+    short row read again on its own."""
+    if page.image is None or not any(b.kind is BlockKind.CODE for b in page.blocks):
+        return page
+    recognize = models.page_reader().recognizer.recognize
+    return replace(page, blocks=tuple(read_listing_cells(b, page.image, recognize)
+                                      for b in page.blocks))
 
 
 def drop_line_number_gutter(page: PageState, models,

@@ -78,3 +78,55 @@ def test_a_page_keeping_its_text_stays_ok_and_silent():
 def test_text_layer_pages_are_not_checked():
     page = replace(_page([]), text_source=TextSource.TEXT_LAYER)
     assert check_coverage(page, None) is page
+
+
+def _printed(rows: int, width: int = 400, row_px: int = 40) -> np.ndarray:
+    """A page of `rows` printed lines, each "coverage check" in 20 px type."""
+    import cv2
+
+    image = np.full((rows * row_px + 20, width, 3), 255, np.uint8)
+    for row in range(rows):
+        cv2.putText(image, "coverage check text", (10, 30 + row * row_px),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7, (20, 20, 20), 2)
+    return image
+
+
+def _printed_line(row: int, row_px: int = 40) -> Line:
+    return Line(text="coverage check text", box=Box(6, 10 + row * row_px, 270, 36 + row * row_px),
+                score=0.9)
+
+
+def test_ink_no_line_holds_and_the_detector_missed_is_unseen_text():
+    image = _printed(3)
+    seen = np.zeros(image.shape[:2], bool)
+    seen[10:36, 6:270] = True  # the detector saw the first line only
+    coverage = measure_coverage(seen, image.shape[:2], [_printed_line(0).box], [], image=image)
+    assert coverage.ink_places == 2
+    assert coverage.kept_share < 0.5
+
+
+def test_ink_of_read_lines_rules_specks_and_figures_is_no_unseen_text():
+    import cv2
+
+    image = _printed(2)
+    cv2.line(image, (5, 95), (395, 95), (0, 0, 0), 2)         # a rule under the text
+    image[5:7, 380:382] = 0                                    # a speck
+    cv2.circle(image, (300, 60), 25, (0, 0, 0), -1)            # a figure's ink ...
+    seen = np.zeros(image.shape[:2], bool)
+    lines = [_printed_line(0).box, _printed_line(1).box]
+    for box in lines:
+        seen[int(box.y0):int(box.y1), int(box.x0):int(box.x1)] = True
+    coverage = measure_coverage(seen, image.shape[:2], lines, [], image=image,
+                                elsewhere=[Box(270, 30, 330, 90)])  # ... in its region
+    assert coverage.ink_places == 0 and coverage.kept_share == 1.0
+
+
+def test_a_page_whose_ink_shows_lost_text_is_partial_and_says_so():
+    image = _printed(3)
+    seen = np.zeros((image.shape[0] // 2, image.shape[1] // 2), bool)
+    seen[5:18, 3:135] = True
+    page = PageState(document=None, page_number=1, options=ConvertOptions(), image=image,
+                     lines=(_printed_line(0),), text_mask=seen)
+    page = check_coverage(page, None)
+    assert page.result().status is Status.PARTIAL
+    assert "the page's ink shows text in 2 places where no line was read" in page.warnings

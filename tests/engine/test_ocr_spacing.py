@@ -57,3 +57,25 @@ def test_digits_and_punctuation_are_never_split():
     wide = tracked_crop(["1", "7", "6", "9", "1", "3", ".", "3"], space_px=40)
     for image, marks in ((crop, steps), wide):
         assert restore_word_spaces("176913.3", marks, image)[0] == "176913.3"
+
+
+def _read_as(text: str, steps: tuple[int, ...]) -> tuple[int, ...]:
+    """The letters' steps with each space of `text` at its left neighbour's step."""
+    out, letters = [], iter(steps)
+    for ch in text:
+        out.append(out[-1] if ch == " " else next(letters))
+    return tuple(out)
+
+
+def test_a_space_lost_between_a_word_and_a_number_is_put_back():
+    # Blur closes the blanks between letters; the blank before "311" is as wide as the
+    # line's own word spaces.
+    crop, steps = tracked_crop(["IT", "IS", "IN", "PYTHON", "311"], blank_px=0, space_px=24)
+    read = "IT IS IN PYTHON311"
+    assert restore_word_spaces(read, _read_as(read, steps), crop)[0] == "IT IS IN PYTHON 311"
+
+
+def test_a_number_close_to_its_letters_stays_with_them():
+    crop, steps = tracked_crop(["IT", "IS", "IN", "PYTHON311"], blank_px=4, space_px=24)
+    read = "IT IS IN PYTHON311"
+    assert restore_word_spaces(read, _read_as(read, steps), crop)[0] == read
