@@ -13,6 +13,7 @@ import argparse
 import json
 import random
 import sys
+from dataclasses import replace
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -93,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from engine.api import Engine
-    from engine.ocr import spacing
+    from functools import partial
+
+    from engine.ocr.spacing import SPACING, restore_word_spaces
     from settings import SettingsStore
 
     reader = Engine(SettingsStore().load()).models.page_reader()
@@ -105,9 +108,10 @@ def main(argv: list[str] | None = None) -> int:
                "without": score(truths, [joined(r, None) for r in readings])}
     for ratio in (float(r) for r in args.ratios.split(",")):
         for height in (float(h) for h in args.heights.split(",")):
-            spacing.WORD_GAP_RATIO, spacing.WORD_GAP_HEIGHTS = ratio, height
+            rules = replace(SPACING, word_gap_ratio=ratio, word_gap_heights=height)
+            restore = partial(restore_word_spaces, rules=rules)
             results[f"ratio {ratio} height {height}"] = score(
-                truths, [joined(r, spacing.restore_word_spaces) for r in readings])
+                truths, [joined(r, restore) for r in readings])
     for name, row in results.items():
         print(f"{name:28} {row}")
     args.out.parent.mkdir(parents=True, exist_ok=True)

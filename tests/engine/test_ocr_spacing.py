@@ -79,3 +79,16 @@ def test_a_number_close_to_its_letters_stays_with_them():
     crop, steps = tracked_crop(["IT", "IS", "IN", "PYTHON311"], blank_px=4, space_px=24)
     read = "IT IS IN PYTHON311"
     assert restore_word_spaces(read, _read_as(read, steps), crop)[0] == read
+
+
+def test_the_spacing_rules_are_passed_not_patched():
+    """A stricter word-gap ratio, passed as a variant of the rule set, keeps the letters
+    together where the default puts the space back."""
+    from dataclasses import replace
+
+    from engine.ocr.spacing import SPACING
+
+    crop, steps = tracked_crop(["THE", "VISION"])
+    assert restore_word_spaces("THEVISION", steps, crop)[0] == "THE VISION"
+    strict = replace(SPACING, word_gap_ratio=50.0)
+    assert restore_word_spaces("THEVISION", steps, crop, strict)[0] == "THEVISION"

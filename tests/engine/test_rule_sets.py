@@ -16,10 +16,6 @@ from engine.structure.stories import story_end
 from engine.types import Block, BlockKind, Box, Line
 
 ROOT = Path(__file__).resolve().parents[2]
-WAITING = {"tools/ocr_spacing.py"}
-"""Tools still patching an engine module whose rules are not a set yet: engine/ocr/spacing.py's
-word-gap thresholds (that module is being reworked on its own). Each entry must still patch
-(the test says when one no longer does, to be taken off)."""
 
 
 def _block(name: str, kind: BlockKind, x0: float, y0: float, x1: float, y1: float,
@@ -108,12 +104,10 @@ def test_no_tool_patches_an_engine_module():
     what the code did). No `setattr`, no assignment to an engine module's attribute, no
     `monkeypatch` in tools/."""
     found: list[str] = []
-    waiting: set[str] = set()
     for path in sorted((ROOT / "tools").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         modules = _engine_module_names(tree)
         where = path.relative_to(ROOT).as_posix()
-        before = len(found)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
                     node.func.id in ("setattr", "delattr")):
@@ -128,11 +122,7 @@ def test_no_tool_patches_an_engine_module():
                                 isinstance(part.value, ast.Name) and part.value.id in modules
                                 or _dotted(part.value).startswith("engine.")):
                             found.append(f"{where}:{node.lineno}: {_dotted(part)} =")
-        if where in WAITING and len(found) > before:
-            waiting.add(where)
-            del found[before:]
     assert not found, "engine modules patched in tools/:\n" + "\n".join(found)
-    assert waiting == WAITING, f"no longer patching, take off WAITING: {WAITING - waiting}"
 
 
 def _dotted(node: ast.AST) -> str:
