@@ -53,12 +53,14 @@ def _set_image(api, image: np.ndarray) -> None:
 MARGIN_SHARE = 0.25
 
 
-# A line crop lower than this many pixels is scaled up to TESSERACT_LINE_PX before Tesseract
-# reads it: Tesseract's LSTM reads small text worse (a short Hebrew line 38 px high on a degraded
-# two-column page read "ביתרבמהנה." at 0.51, scaled to 64 px "ביותר במדינה." at 0.91; lines of
-# 45-50 px read the same both ways).
+# A line crop lower than this many pixels that Tesseract reads with less confidence than
+# RETRY_CONFIDENCE is read again scaled up to TESSERACT_LINE_PX, and the more confident reading
+# kept: a short Hebrew line 38 px high on a degraded two-column page read "ביתרבמהנה." at 0.51,
+# scaled "ביותר במדינה." at 0.91. Scaling every small line instead cost lines read well as they
+# were ("России и" became "Россиии" on a clean 150 dpi page).
 MIN_TESSERACT_LINE_PX = 44
 TESSERACT_LINE_PX = 64
+RETRY_CONFIDENCE = 0.6
 
 
 def scaled_for_tesseract(crop: np.ndarray) -> np.ndarray:
@@ -147,9 +149,18 @@ class TesseractLines:
 
     @staticmethod
     def _read_one(api, crop: np.ndarray) -> LineReading:
+        """The crop's reading; a small one read weakly is read again scaled up."""
+        first = TesseractLines._read_as_is(api, crop)
+        if first.confidence >= RETRY_CONFIDENCE or crop.shape[0] >= MIN_TESSERACT_LINE_PX:
+            return first
+        second = TesseractLines._read_as_is(api, scaled_for_tesseract(crop))
+        return second if second.confidence > first.confidence else first
+
+    @staticmethod
+    def _read_as_is(api, crop: np.ndarray) -> LineReading:
         import tesserocr
 
-        _set_image(api, with_margin(scaled_for_tesseract(crop)))
+        _set_image(api, with_margin(crop))
         text = api.GetUTF8Text().strip()
         if not text:
             # SINGLE_LINE's own layout analysis found no line in a short Arabic one ("ضفاف
