@@ -262,17 +262,19 @@ def test_a_page_mixing_english_and_russian_reads_both(reader):
                       " ".join(mixed.paragraphs)) >= 0.95, text_of(outcome)
 
 
-def set_page(key: str, dpi: int) -> tuple[np.ndarray, str]:
+def set_page(key: str, dpi: int, columns: int = 1) -> tuple[np.ndarray, str]:
     """The scripts set's degraded scan of a sample at `dpi` (its seed as `python -m
     tools.scripts` gives it) and the sample's text."""
     import cv2
 
-    from tools.scripts.pages import FontMissing, degrade, page_pdf, render
+    from tools.scripts.pages import FontMissing, degrade, page_pdf, render, two_column_sample
     from tools.scripts.texts import SAMPLES
 
     index, sample = next((i, s) for i, s in enumerate(SAMPLES) if s.key == key)
+    if columns == 2:
+        sample = two_column_sample(sample)
     try:
-        data = degrade(render(page_pdf(sample), dpi), 49 + index)
+        data = degrade(render(page_pdf(sample, columns=columns), dpi), 49 + index)
     except FontMissing as missing:
         pytest.skip(str(missing))
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
@@ -299,6 +301,18 @@ def test_the_short_last_line_of_a_degraded_persian_page_is_kept(reader):
     assert outcome.scripts == ("Arabic",)
     assert "سفر می" in text_of(outcome)
     assert similarity(text_of(outcome).replace("\n", " "), text) >= 0.98, text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_small_hebrew_line_read_weakly_is_read_again_scaled_up(reader):
+    """The last line of the right column on a degraded two-column page is 38 px high:
+    Tesseract read it "ביתרבמהנה." at 0.51 as it was, scaled up "ביותר במדינה."."""
+    if not reader_has(reader, "tesseract-hebrew"):
+        pytest.skip("tesseract-hebrew: Tesseract data not installed")
+    image, text = set_page("hebrew", 200, columns=2)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Hebrew",)
+    assert "ביותר במדינה." in text_of(outcome), text_of(outcome)
 
 
 @pytest.mark.model
