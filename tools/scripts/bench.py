@@ -190,8 +190,8 @@ def other_script_rows(repeat: int, folder: Path) -> list[dict]:
         for _ in range(repeat):
             with Stopwatch(steps) as watch:
                 ours.append(timed(lambda: engine.convert(path, ConvertOptions())))
-            for key, seconds in watch.seconds.items():
-                shares[key].append(seconds / ours[-1])
+            for step, seconds in watch.seconds.items():
+                shares[step].append(seconds / ours[-1])
             command.append(tesseract_command(path, sample.language))
             api.append(tesseract_page(path, sample.language)[1])
         row = {"page": key, "language": sample.language,
@@ -200,8 +200,8 @@ def other_script_rows(repeat: int, folder: Path) -> list[dict]:
                "tesseract_warm_s": round(statistics.median(api), 4)}
         row["ratio_command"] = round(row["paperlens_s"] / row["tesseract_command_s"], 3)
         row["ratio_warm"] = round(row["paperlens_s"] / row["tesseract_warm_s"], 3)
-        row["shares"] = {key: round(statistics.median(values), 4)
-                         for key, values in shares.items()}
+        row["shares"] = {step: round(statistics.median(values), 4)
+                         for step, values in shares.items()}
         rows.append(row)
         print(row, flush=True)
     return rows
