@@ -22,7 +22,8 @@ import numpy as np
 from engine.errors import ModelUnavailable
 from engine.ocr.recognition import Recognized
 from engine.ocr.scripts import (OSD_DEBIAN_PACKAGE, OSD_MODEL_ID, PP_OCR_SCRIPTS, RULES,
-                                SCRIPT_MODELS, ScriptRules, accepted, doubted, hinted_script,
+                                SCRIPT_MODELS, ScriptRules, accepted, doubted, doubted_short,
+                                hinted_script,
                                 normalised, osd_script, without_stray_joiners)
 from engine.ocr.tesseract import TesseractLines
 
@@ -89,6 +90,11 @@ def stack_lines(crops: list[np.ndarray]) -> np.ndarray:
         y = OSD_GAP_PX + i * (OSD_LINE_PX + OSD_GAP_PX)
         sheet[y:y + OSD_LINE_PX, OSD_GAP_PX:OSD_GAP_PX + s.shape[1]] = s[:, :, :3]
     return sheet
+
+
+def unread(reading: Recognized, min_score: float) -> bool:
+    """Whether a reading would leave its line unread: nothing, or under the score floor."""
+    return not reading.text.strip() or reading.score < min_score
 
 
 class ScriptReader:
@@ -185,10 +191,13 @@ class ScriptReader:
         except ModelUnavailable:
             return None
         readings: list[Recognized | None] = [None] * len(crops)
+        weak: dict[int, Recognized] = {}
         for i, line in zip(direct, found):
             text = normalised(line.text, model)
             if accepted(text, line.confidence, model, self.rules):
                 readings[i] = Recognized(text=text, score=line.confidence)
+            elif accepted(text, line.confidence, model, self.rules, unread=True):
+                weak[i] = Recognized(text=text, score=line.confidence)
         rest = [i for i, rec in enumerate(readings) if rec is None]
         scripts = [script] if len(rest) < len(crops) else []
         unreadable: tuple[Unreadable, ...] = ()
@@ -198,7 +207,9 @@ class ScriptReader:
                                     min_score, page_script=script,
                                     tried={k for k, i in enumerate(rest) if i in tried})
             for i, rec in zip(rest, again.readings):
-                readings[i] = rec
+                # A line no recogniser read with confidence keeps Tesseract's weaker reading
+                # in the page's script rather than none (ScriptRules.min_unread_confidence).
+                readings[i] = weak[i] if i in weak and unread(rec, min_score) else rec
             scripts += [s for s in again.scripts if s not in scripts]
             unreadable = again.unreadable
         return ScriptReadings([r for r in readings if r is not None], tuple(scripts), unreadable)
@@ -235,12 +246,23 @@ class ScriptReader:
             unknown = []
         unreadable: list[Unreadable] = []
         if unknown:
-            script = self._detect(crops, unknown, unreadable)
+            most = 2 * len(unknown) > len(self._long_lines(crops))
+            script = self._detect(crops, unknown, unreadable, most)
             if script is not None and script not in PP_OCR_SCRIPTS:
                 groups.setdefault(script, []).extend(unknown)
+        found = [page_script] if page_script is not None else [s for s in groups
+                                                               if s != "Vietnamese"]
+        if len(found) == 1:
+            # Lines too short to judge alone are judged on a page with lines in one script.
+            taken = {i for indices in groups.values() for i in indices} | set(tried)
+            groups.setdefault(found[0], [])
+            groups[found[0]] += [i for i, (crop, rec) in enumerate(zip(crops, readings))
+                                 if i not in taken and doubted_short(
+                                     rec.text, rec.score, crop.shape[1], crop.shape[0],
+                                     min_score, self.rules)]
         readings = list(readings)
         scripts = []
-        for script, indices in sorted(groups.items()):
+        for script, indices in sorted((s, i) for s, i in groups.items() if i):
             model = SCRIPT_MODELS.get(script)
             if model is None:
                 unreadable.append(Unreadable(script, len(indices), install_hint(script)))
@@ -252,16 +274,20 @@ class ScriptReader:
                 continue
             for i, line in zip(indices, found):
                 text = normalised(line.text, model)
-                if accepted(text, line.confidence, model, self.rules):
+                weak = script == page_script and unread(readings[i], min_score)
+                if accepted(text, line.confidence, model, self.rules, unread=weak):
                     readings[i] = Recognized(text=text, score=line.confidence)
                     if script not in scripts:
                         scripts.append(script)
         return ScriptReadings(readings, tuple(scripts), tuple(unreadable))
 
     def _detect(self, crops: list[np.ndarray], indices: list[int],
-                unreadable: list[Unreadable]) -> str | None:
+                unreadable: list[Unreadable], most: bool = False) -> str | None:
         """The script Tesseract's detection sees in the doubted lines, stacked into one image
-        (the widest first); None when it cannot tell."""
+        (the widest first); None when it cannot tell. `most`: most of the page's lines are
+        doubted; the detection naming one of PP-OCR's own scripts then contradicts PP-OCR,
+        and the trial decides (a degraded Thai page at 150 dpi was called Latin, which PP-OCR
+        read as "AşvιknKa aknIng" at 0.48)."""
         chosen = sorted(indices, key=lambda i: -crops[i].shape[1])[:self.rules.max_osd_lines]
         try:
             guess = self.tesseract.detect_script(stack_lines([crops[i] for i in chosen]),
@@ -274,6 +300,8 @@ class ScriptReader:
                 f"`paperlens-cli models fetch {OSD_MODEL_ID}`."))
             return None
         named = osd_script(guess.script) if guess is not None else None
+        if named in PP_OCR_SCRIPTS and most:
+            return self._trial(crops[chosen[0]], None)
         if named is not None and guess.confidence >= self.rules.min_osd_confidence:
             return named
         if named in PP_OCR_SCRIPTS:

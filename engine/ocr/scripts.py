@@ -71,6 +71,10 @@ class ScriptRules:
     min_aspect: float = 3.0
     """Lines shorter than this many heights (a page number, a bullet, a speck) are too short to
     judge and keep their PP-OCR reading, or stay unread."""
+    min_short_aspect: float = 1.5
+    """A line shorter than min_aspect but at least this many heights long (a line's last word cut
+    off by the detector, "карт.") is judged only on a page with lines found in one script
+    beyond PP-OCR's, and read in it when doubted: PP-OCR read that word as "." at 0.97."""
     min_trusted_score: float = 0.6
     """A PP-OCR reading under this score is doubted even when it fills its line: a degraded
     Hebrew page read as Latin and katakana garbage at 0.51 and 0.57."""
@@ -80,6 +84,12 @@ class ScriptRules:
     """Tesseract's mean word confidence (0-1) from which its reading replaces PP-OCR's: a line
     read in its own script scored 0.87-0.96, in another script 0.04-0.72 (Thai data on a Latin
     line, 0.72, is why the script share below also counts)."""
+    min_unread_confidence: float = 0.5
+    """On a page found in a script (its probe lines read in it), the Tesseract confidence from
+    which a reading in that script fills a line PP-OCR reads as nothing or under its score
+    floor, which would be dropped (the page reader's own floor, MIN_LINE_SCORE): the short
+    last line of a degraded Persian page, "سفر می کنند..", read at 0.50 (the page lost it and
+    read 0.935); the script share below still counts."""
     min_script_share: float = 0.6
     """Share of a reading's letters in the model's script for it to count."""
     max_osd_lines: int = 6
@@ -107,9 +117,12 @@ class ScriptRules:
 
 RULES = ScriptRules()
 
-# Letters only Vietnamese writes among the languages PP-OCR reads: o and u with a horn, and a
-# vowel with a hook above or a dot below (PP-OCR keeps the few of them in its dictionary).
-VIETNAMESE_MARKS = ("WITH HORN", "HOOK ABOVE", "DOT BELOW")
+# Letters only Vietnamese writes among the languages PP-OCR reads: o and u with a horn, a vowel
+# with a hook above or a dot below (PP-OCR keeps the few of them in its dictionary), and a
+# vowel with a circumflex or breve and a tone mark as well ("ỗ", "ấ", "ề": a line of them
+# alone, "Mỗi năm có rất nhiều du khách", was otherwise not taken from Tesseract's data).
+VIETNAMESE_MARKS = ("WITH HORN", "HOOK ABOVE", "DOT BELOW", "WITH CIRCUMFLEX AND",
+                    "WITH BREVE AND")
 
 
 def char_script(char: str) -> str:
@@ -192,15 +205,31 @@ def doubted(text: str, score: float, width: float, height: float, min_score: flo
     score floor, or too short for its line; lines too short to judge never are."""
     if height <= 0 or width / height < rules.min_aspect:
         return False
+    return _misread(text, score, width, height, min_score, rules)
+
+
+def doubted_short(text: str, score: float, width: float, height: float, min_score: float,
+                  rules: ScriptRules = RULES) -> bool:
+    """Whether a line too short for `doubted` to judge (ScriptRules.min_short_aspect to
+    min_aspect heights long) reads as a doubted longer line would."""
+    if height <= 0 or not rules.min_short_aspect <= width / height < rules.min_aspect:
+        return False
+    return _misread(text, score, width, height, min_score, rules)
+
+
+def _misread(text: str, score: float, width: float, height: float, min_score: float,
+             rules: ScriptRules) -> bool:
     text = text.strip()
     return (not text or score < max(min_score, rules.min_trusted_score)
             or coverage(text, width, height) < rules.min_coverage)
 
 
 def accepted(text: str, confidence: float, model: ScriptModel,
-             rules: ScriptRules = RULES) -> bool:
-    """Whether a Tesseract reading with this script model is trusted over PP-OCR's."""
-    if confidence < rules.min_confidence or not text.strip():
+             rules: ScriptRules = RULES, unread: bool = False) -> bool:
+    """Whether a Tesseract reading with this script model is trusted over PP-OCR's (`unread`:
+    over none, on a page found in the model's script; ScriptRules.min_unread_confidence)."""
+    floor = rules.min_unread_confidence if unread else rules.min_confidence
+    if confidence < floor or not text.strip():
         return False
     if model.script == "Vietnamese":
         return any(is_vietnamese_letter(c) for c in text)

@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.ocr.scripts import (SCRIPT_MODELS, accepted, coverage, doubted, hinted_script,
-                                normalised, text_scripts, without_stray_joiners)
+from engine.ocr.scripts import (RULES, SCRIPT_MODELS, accepted, coverage, doubted,
+                                doubted_short, hinted_script, normalised, text_scripts,
+                                without_stray_joiners)
 from tools.eval.edit_distance import similarity
 
 MIN_SCORE = 0.5
@@ -45,6 +46,43 @@ def test_a_tesseract_reading_counts_only_confident_and_in_its_script():
     assert accepted("Việt Nam là một quốc gia", 0.95, SCRIPT_MODELS["Vietnamese"])
     assert not accepted("Berlin ist die Hauptstadt", 0.95, SCRIPT_MODELS["Vietnamese"])
     assert text_scripts("Москва and Αθήνα") == {"Cyrillic", "Greek"}
+
+
+def test_a_vietnamese_line_whose_only_marks_sit_on_a_circumflex_or_breve_counts():
+    # No horn, hook above or dot below: every tone mark here stands on a circumflex.
+    line = "Mỗi năm có rất nhiều du khách"
+    assert accepted(line, 0.96, SCRIPT_MODELS["Vietnamese"])
+    assert hinted_script(line) == "Vietnamese"
+    assert not accepted("Où êtes-vous à Noël", 0.96, SCRIPT_MODELS["Vietnamese"])
+
+
+def test_a_weak_reading_in_the_pages_script_fills_only_a_line_left_unread():
+    persian = SCRIPT_MODELS["Arabic"]
+    confidence = RULES.min_unread_confidence
+    assert confidence < RULES.min_confidence
+    assert not accepted("سفر می کنند..", confidence, persian)
+    assert accepted("سفر می کنند..", confidence, persian, unread=True)
+    assert not accepted("Latin words", 0.9, persian, unread=True)
+
+
+def test_a_short_line_is_judged_only_by_the_short_line_rule():
+    # The last word of a Russian line, cut off by the detector, read by PP-OCR as ".".
+    assert doubted_short(".", 1.0, width=104, height=50, min_score=MIN_SCORE)
+    assert not doubted(".", 1.0, width=104, height=50, min_score=MIN_SCORE)
+    assert not doubted_short("spring.", 0.99, width=150, height=50, min_score=MIN_SCORE)
+    assert not doubted_short("", 0.0, width=40, height=50, min_score=MIN_SCORE)  # a page number
+    assert not doubted_short(".", 1.0, width=1000, height=50, min_score=MIN_SCORE)
+
+
+def test_a_small_line_is_scaled_up_before_tesseract_reads_it():
+    from engine.ocr.tesseract import (MIN_TESSERACT_LINE_PX, TESSERACT_LINE_PX,
+                                      scaled_for_tesseract)
+
+    small = np.full((MIN_TESSERACT_LINE_PX - 6, 200, 3), 255, dtype=np.uint8)
+    assert scaled_for_tesseract(small).shape[0] == TESSERACT_LINE_PX
+    assert scaled_for_tesseract(small).shape[1] == round(200 * TESSERACT_LINE_PX / small.shape[0])
+    big = np.full((MIN_TESSERACT_LINE_PX, 200, 3), 255, dtype=np.uint8)
+    assert scaled_for_tesseract(big) is big
 
 
 def test_a_joiner_at_a_words_end_is_dropped_and_one_inside_a_word_kept():
@@ -222,6 +260,68 @@ def test_a_page_mixing_english_and_russian_reads_both(reader):
     assert set(outcome.scripts) == {"Cyrillic"}
     assert similarity(text_of(outcome).replace("\n", " "),
                       " ".join(mixed.paragraphs)) >= 0.95, text_of(outcome)
+
+
+def set_page(key: str, dpi: int, columns: int = 1) -> tuple[np.ndarray, str]:
+    """The scripts set's degraded scan of a sample at `dpi` (its seed as `python -m
+    tools.scripts` gives it) and the sample's text."""
+    import cv2
+
+    from tools.scripts.pages import FontMissing, degrade, page_pdf, render, two_column_sample
+    from tools.scripts.texts import SAMPLES
+
+    index, sample = next((i, s) for i, s in enumerate(SAMPLES) if s.key == key)
+    if columns == 2:
+        sample = two_column_sample(sample)
+    try:
+        data = degrade(render(page_pdf(sample, columns=columns), dpi), 49 + index)
+    except FontMissing as missing:
+        pytest.skip(str(missing))
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB), " ".join(sample.paragraphs)
+
+
+@pytest.mark.model
+def test_a_degraded_thai_page_at_150_dpi_is_read_though_detection_calls_it_latin(reader):
+    """Tesseract's detection names these lines Latin, which PP-OCR reads as garbage: most lines
+    doubted, the trial of each script's data finds Thai."""
+    if not reader_has(reader, "tesseract-thai"):
+        pytest.skip("tesseract-thai: Tesseract data not installed")
+    image, text = set_page("thai", 150)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Thai",)
+    assert similarity(text_of(outcome).replace("\n", " "), text) >= 0.95, text_of(outcome)
+
+
+@pytest.mark.model
+def test_the_short_last_line_of_a_degraded_persian_page_is_kept(reader):
+    """Tesseract reads it at 0.50, under its usual bar, and PP-OCR reads it as nothing."""
+    image, text = set_page("persian", 200)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Arabic",)
+    assert "سفر می" in text_of(outcome)
+    assert similarity(text_of(outcome).replace("\n", " "), text) >= 0.98, text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_small_hebrew_line_read_weakly_is_read_again_scaled_up(reader):
+    """The last line of the right column on a degraded two-column page is 38 px high:
+    Tesseract read it "ביתרבמהנה." at 0.51 as it was, scaled up "ביותר במדינה."."""
+    if not reader_has(reader, "tesseract-hebrew"):
+        pytest.skip("tesseract-hebrew: Tesseract data not installed")
+    image, text = set_page("hebrew", 200, columns=2)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Hebrew",)
+    assert "ביותר במדינה." in text_of(outcome), text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_word_alone_on_a_russian_line_is_read_in_cyrillic(reader):
+    """A line of one short word is too short to judge alone: on a page read in Cyrillic it
+    is judged, and PP-OCR's "." for it read again."""
+    outcome = reader.read(page_image("russian", RUSSIAN + ("Ёжик.", "Щи.")))
+    assert outcome.scripts == ("Cyrillic",)
+    assert text_of(outcome).splitlines()[-2:] == ["Ёжик.", "Щи."], text_of(outcome)
 
 
 @pytest.mark.model

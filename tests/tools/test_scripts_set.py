@@ -61,3 +61,25 @@ def test_the_speed_block_gives_each_page_against_both_tesseract_runs():
     block = bench_markdown(results)
     assert "| russian | rus | 2.00 | 2.50 | 0.20 | 0.80 | 10.00 |" in block
     assert "median 1.010" in block
+    results |= {"median_scripts_share": 0.012, "max_scripts_share": 0.031,
+                "median_step_shares": {"text_detector": 0.55, "layout_model": 0.15}}
+    block = bench_markdown(results)
+    assert "median 1.2% of the page reader's time, at most 3.1%" in block
+    assert "text detector 55%, layout model 15%, the rest 30%" in block
+
+
+def test_the_stopwatch_times_a_method_once_and_puts_it_back():
+    from tools.scripts.bench import Stopwatch
+
+    class Steps:
+        def outer(self):
+            return self.inner() + 1
+
+        def inner(self):
+            return 1
+
+    steps, original = Steps(), Steps.outer
+    with Stopwatch({"outer": [(Steps, "outer")], "inner": [(steps, "inner")]}) as watch:
+        assert steps.outer() == 2
+    assert watch.seconds["outer"] > 0 and watch.seconds["inner"] == 0  # nested: not twice
+    assert Steps.outer is original and "inner" not in vars(steps)

@@ -60,6 +60,21 @@ def _cell(row: Mapping, tool: str) -> str:
     return f"{row[tool]:.3f}{flag}"
 
 
+STEP_NAMES = {"text_detector": "text detector", "layout_model": "layout model",
+              "pp_ocr_recogniser": "PP-OCR recogniser (the probe and lines it keeps)",
+              "tesseract_lines": "Tesseract's line reading",
+              "tesseract_script_detection": "Tesseract's script detection"}
+
+
+def _own_share(results: Mapping) -> str:
+    """The script reader's own time in the page reader's, measured inside the same runs."""
+    if "median_scripts_share" not in results:
+        return ""
+    return (f"; the script reader's own steps timed inside the same runs (the probe, the "
+            f"doubts, any detection), median {results['median_scripts_share']:.1%} of the "
+            f"page reader's time, at most {results['max_scripts_share']:.1%}")
+
+
 def bench_markdown(results: Mapping) -> str:
     """The README's `scripts-bench` block, from docs/results/scripts_bench.json
     (python -m tools.scripts.bench)."""
@@ -83,5 +98,12 @@ def bench_markdown(results: Mapping) -> str:
              f"{results['median_ratio_warm']:.2f} to warm Tesseract. Finding scripts on "
              f"{len(same)} English, Chinese and Japanese pages: page reader time with it over "
              f"without, median {results['median_ratio_same_script']:.3f}, at most "
-             f"{results['max_ratio_same_script']:.3f}."]
+             f"{results['max_ratio_same_script']:.3f}" + _own_share(results) + "."]
+    steps = results.get("median_step_shares")
+    if steps:
+        lines[-1] += (" Where a page in another script's time goes (median shares of the "
+                      "engine's time): " + ", ".join(f"{STEP_NAMES.get(key, key)} {share:.0%}"
+                                                     for key, share in steps.items())
+                      + f", the rest {max(0.0, 1 - sum(steps.values())):.0%} (rendering, "
+                      "orientation, the page's structure and Markdown).")
     return "\n".join(lines) + "\n"
