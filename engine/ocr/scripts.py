@@ -88,8 +88,9 @@ class ScriptRules:
     """On a page found in a script (its probe lines read in it), the Tesseract confidence from
     which a reading in that script fills a line PP-OCR reads as nothing or under its score
     floor, which would be dropped (the page reader's own floor,
-    PageReadingRules.min_line_score): the short last line of a degraded Persian page, "سفر می کنند..", read at 0.50 (the page lost it and
-    read 0.935); the script share below still counts."""
+    PageReadingRules.min_line_score): the short last line of a degraded Persian page,
+    "سفر می کنند..", read at 0.50 (the page lost it and read 0.935); the script share below
+    still counts."""
     min_script_share: float = 0.6
     """Share of a reading's letters in the model's script for it to count."""
     max_osd_lines: int = 6
