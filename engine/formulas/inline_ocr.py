@@ -1,18 +1,21 @@
-"""Inline formulas in OCR lines: words the text recogniser read as math-like characters become
-candidate spans, the formula model reads each span's pixels, and a confident reading that
-looks like math replaces the words in the block's text.
+"""Inline formulas in OCR lines: the words a formula is made of become a span of their block,
+its LaTeX from the formula model's reading of the span's pixels where that reading is
+confident, else spelled from the recognised characters; the block's text is cut around it.
 
-A word is a candidate when it holds a mathematical symbol or a Greek letter, is a letter with
-a number hanging on it ("N1", read from N_1), or a short function applied to its argument
-("cos(z)", "f(x)"); single letters, numbers, brackets and commas beside a candidate join it.
-A span's LaTeX is spelled from the recognised characters, and kept only when it holds math
-beyond styled letters (engine/formulas/reading.py `looks_like_math`).
+Two things say which words are math, and a word either calls math is math (SPAN_SOURCE
+"both", chosen on tools/mathset/choose_spans.py): the span classifier we trained on generated
+scans (engine/formulas/inline_spans.py: each word's pixels and characters, and its
+neighbours'), and the character rules: a word holding a mathematical symbol or a Greek letter,
+a letter with a number hanging on it ("N1", read from N_1), or a short function applied to its
+argument ("cos(z)", "f(x)"), with the single letters, numbers, brackets and commas beside it.
+One sign between two math words joins them ("f(x) > 0"); a lone letter, digit or word of
+letters stays text.
 
 Ordinary pages stay as read: a word of Greek letters is a Greek word, not math, and so is every
 word of a line written mostly in Greek; a programming language's name ("C++") is not math; and
-the letter-and-number and function shapes ("A4", "Q3", "f(x)") count only on a page where some
-word is math by its characters, as a born-digital page is read for math only when it uses a
-math font."""
+only the symbol rule runs on a page where no word is math by its characters (the classifier and
+the letter-and-number and function shapes, "A4", "Q3", "f(x)", do not), as a born-digital page
+is read for math only when it uses a math font."""
 
 from __future__ import annotations
 
