@@ -198,7 +198,18 @@ def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Wo
     # letters is a word: they stay text.
     return [run for run in kept if any(c.isalnum() for w in run for c in _core(w))
             and sum(len(_core(w)) for w in run) >= MIN_CHARACTERS
-            and not (len(run) == 1 and re.fullmatch(r"[A-Za-z']+", _core(run[0])))]
+            and not (len(run) == 1 and _prose_word(_core(run[0])))]
+
+
+def _prose_word(text: str) -> bool:
+    """A word of prose in brackets or with stops ("(or", "GMT)", "e.g", "feed()"): no digit or
+    math sign, and three or more letters in a row that are not a function's name, a short
+    English word, or letters between stops."""
+    names = re.findall(r"[A-Za-z]+", text)
+    return (not any(c.isdigit() or _math_char(c) for c in text)
+            and (any(len(n) >= 3 and n not in FUNCTION_NAMES or n.lower() in RULES.stopwords
+                     for n in names) or bool(re.search(r"[A-Za-z]\.[A-Za-z]", text)))
+            or bool(re.fullmatch(r"[A-Za-z']+", text)))
 
 
 def _spelled(words: tuple[Word, ...]) -> list[str]:

@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 
 from engine.formulas.inline import spans_text
-from engine.formulas.inline_ocr import find_ocr_inline_math, word_latex
+from engine.formulas.inline_ocr import classified_runs, find_ocr_inline_math, word_latex
 from engine.formulas.inline_spans import line_features, math_probabilities, page_grey
 from engine.formulas.reading import FormulaReading
 from engine.page import PageState
@@ -101,3 +101,12 @@ def test_a_confident_reading_of_the_span_pixels_spells_it_and_a_doubtful_one_doe
 def test_commas_inside_a_formula_are_kept():
     assert word_latex("v1,") == "v_{1},"
     assert word_latex("(2,") == "(2,"
+
+
+def test_prose_words_with_brackets_or_stops_are_not_formulas_alone():
+    texts = "see (or in GMT) so e.g. f(x) the cos(z) and a b".split()
+    words = tuple(Word(w, Box(20 * i, 0, 20 * i + 15, 12), 0.9) for i, w in enumerate(texts))
+    line = Line(" ".join(texts), Box(0, 0, 20 * len(words), 12), words=words)
+    runs = classified_runs(line, [0.9 if w in ("(or", "GMT)", "e.g.", "f(x)", "cos(z)", "a")
+                                  else 0.1 for w in texts], math_page=False)
+    assert [" ".join(w.text for w in run) for run in runs] == ["f(x)", "cos(z)"]
