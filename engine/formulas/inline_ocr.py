@@ -1,29 +1,35 @@
-"""Inline formulas in OCR lines: words the text recogniser read as math-like characters become
-candidate spans, the formula model reads each span's pixels, and a confident reading that
-looks like math replaces the words in the block's text.
+"""Inline formulas in OCR lines: the words a formula is made of become a span of their block,
+its LaTeX from the formula model's reading of the span's pixels where that reading is
+confident, else spelled from the recognised characters; the block's text is cut around it.
 
-A word is a candidate when it holds a mathematical symbol or a Greek letter, is a letter with
-a number hanging on it ("N1", read from N_1), or a short function applied to its argument
-("cos(z)", "f(x)"); single letters, numbers, brackets and commas beside a candidate join it.
-A span's LaTeX is spelled from the recognised characters, and kept only when it holds math
-beyond styled letters (engine/formulas/reading.py `looks_like_math`).
+Two things say which words are math, and a word either calls math is math (SPAN_SOURCE
+"both", chosen on tools/mathset/choose_spans.py): the span classifier we trained on generated
+scans (engine/formulas/inline_spans.py: each word's pixels and characters, and its
+neighbours'), and the character rules: a word holding a mathematical symbol or a Greek letter,
+a letter with a number hanging on it ("N1", read from N_1), or a short function applied to its
+argument ("cos(z)", "f(x)"), with the single letters, numbers, brackets and commas beside it.
+One sign between two math words joins them ("f(x) > 0"); a lone letter, digit or word of
+letters stays text.
 
 Ordinary pages stay as read: a word of Greek letters is a Greek word, not math, and so is every
 word of a line written mostly in Greek; a programming language's name ("C++") is not math; and
-the letter-and-number and function shapes ("A4", "Q3", "f(x)") count only on a page where some
-word is math by its characters, as a born-digital page is read for math only when it uses a
-math font."""
+only the symbol rule runs on a page where no word is math by its characters (the classifier and
+the letter-and-number and function shapes, "A4", "Q3", "f(x)", do not), as a born-digital page
+is read for math only when it uses a math font."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+import numpy as np
 from dataclasses import replace
 
 from engine.formulas.glyph_latex import symbol_latex
 from engine.formulas.glyphs import RULES
 from engine.formulas.latex_print import compact
 from engine.formulas.latex_tokens import FUNCTION_NAMES
+from engine.formulas.inline_spans import line_features, math_probabilities, page_grey
 from engine.formulas.reading import looks_like_math
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Line, Span, Word
@@ -38,6 +44,18 @@ _WORD_LETTERS = frozenset("aAI")
 """Single letters that are words of English, never math on their own."""
 # Not yet: a subscript the recogniser flattened into its letter (yn for y_n) stays flat.
 PAD = 0.2
+THRESHOLD = 0.6
+"""A word the span classifier gives at least this probability of math is math."""
+MIN_CHARACTERS = 2
+"""A classified run of fewer characters than this stays text."""
+CROP_PAD = 0.05
+"""Around a span's words, this share of the line's height is read with it by the formula
+model."""
+SPAN_SOURCE = "both"
+"""Where spans come from: "classifier", "rules" (the character rules alone) or "both"."""
+LATEX_FROM = "confident"
+"""A span's LaTeX: "characters" (word_latex), "model" (the formula model's reading of its
+pixels where it looks like math) or "confident" (that reading when it is confident)."""
 """Around a span's words, this share of the line's height is read with it (scripts, bars)."""
 
 
@@ -134,7 +152,11 @@ def _span_box(words: tuple[Word, ...], line: Line) -> Box:
 
 def word_latex(text: str) -> str:
     """LaTeX of one OCR word of a formula: a letter's trailing number its subscript (N1 is
-    read from N_1), a named function a command, symbols by their names."""
+    read from N_1), a named function a command, symbols by their names; a comma or stop after
+    it kept as it is."""
+    core = text.rstrip(_TRAILING) or text
+    if core != text:
+        return word_latex(core) + text[len(core):]
     scripted = _SCRIPTED.fullmatch(text)
     if scripted:
         return symbol_latex(text[0]) + "_{" + text[1:] + "}"
@@ -148,33 +170,129 @@ def word_latex(text: str) -> str:
     return "".join(out).strip()
 
 
+def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Word, ...]]:
+    """The runs of words of one line that the classifier calls math (probability at least
+    THRESHOLD), joined with the character rules' runs (`line_candidates`) where SPAN_SOURCE
+    says so, and trimmed of operators left hanging at their ends."""
+    words = list(line.words)
+    if greek_prose(line.text):
+        return []
+    math = [p >= THRESHOLD and not _NAMES.fullmatch(_core(w))
+            for w, p in zip(words, probabilities)]
+    if SPAN_SOURCE == "both":
+        ruled = {id(w) for run in line_candidates(line, math_page) for w in run}
+        math = [m or id(w) in ruled for m, w in zip(math, words)]
+    for i in range(1, len(words) - 1):  # one sign between two math words: "f(x) > 0"
+        if (not math[i] and math[i - 1] and math[i + 1] and not _closes(words[i - 1])
+                and not any(c.isalpha() for c in _core(words[i]))):
+            math[i] = True
+    runs: list[list[Word]] = []
+    for i, word in enumerate(words):
+        if math[i]:
+            if i and math[i - 1] and not _closes(words[i - 1]):
+                runs[-1].append(word)
+            else:
+                runs.append([word])
+    kept = [_trimmed(run) for run in runs]
+    # A lone letter or digit reads the same as text or as a formula, and a lone word of
+    # letters is a word: they stay text.
+    return [run for run in kept if any(c.isalnum() for w in run for c in _core(w))
+            and sum(len(_core(w)) for w in run) >= MIN_CHARACTERS
+            and not (len(run) == 1 and _prose_word(_core(run[0])))]
+
+
+def _prose_word(text: str) -> bool:
+    """A word of prose in brackets or with stops ("(or", "GMT)", "e.g", "feed()"): no digit or
+    math sign, and three or more letters in a row that are not a function's name, a short
+    English word, or letters between stops."""
+    names = re.findall(r"[A-Za-z]+", text)
+    return (not any(c.isdigit() or _math_char(c) for c in text)
+            and (any(len(n) >= 3 and n not in FUNCTION_NAMES or n.lower() in RULES.stopwords
+                     for n in names) or bool(re.search(r"[A-Za-z]\.[A-Za-z]", text)))
+            or bool(re.fullmatch(r"[A-Za-z']+", text)))
+
+
+def _spelled(words: tuple[Word, ...]) -> list[str]:
+    """The words of a span as they stand in it: a comma inside a formula ("(2, -5, 2)") is
+    its own, a sentence's mark after its last word is not."""
+    return [w.text for w in words[:-1]] + [_core(words[-1])]
+
+
+def _closes(word: Word) -> bool:
+    """A word ending a sentence or clause ends the formula before it."""
+    return word.text[-1:] in ".;:" and word.text != _core(word)
+
+
 def find_ocr_inline_math(page: PageState, models) -> PageState:
-    """OCR pages: the candidate spans of each prose block's lines as formula spans, their
-    LaTeX from the recognised characters; the span's score the mean of its words'."""
-    found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
+    """OCR pages: the runs of words the span classifier calls math (engine/formulas/
+    inline_spans.py) in each prose block's lines become formula spans, their LaTeX from the
+    recognised characters or from the formula model's reading of the span's pixels (LATEX_FROM);
+    the span's score the mean of its words'."""
     prose = [(i, b) for i, b in enumerate(page.blocks) if b.kind in PROSE_KINDS]
     math_page = any(symbol_candidate(w) and not greek_prose(line.text)
                     for _, block in prose for line in block.lines for w in line.words)
-    for index, block in prose:
-        for line in block.lines:
-            for words in line_candidates(line, math_page):
-                latex = compact(" ".join(word_latex(_core(w)) for w in words))
-                if not looks_like_math(latex) and not _SCRIPTED.fullmatch(_core(words[0])):
-                    continue
-                scores = [w.score if w.score is not None else line.score for w in words]
-                found.setdefault(index, []).append(
-                    (words, _span_box(words, line), latex, sum(scores) / len(scores)))
+    lines = [(index, line) for index, block in prose for line in block.lines if line.words]
+    if not lines:
+        return page
+    if SPAN_SOURCE == "rules" or not math_page:
+        runs = [line_candidates(line, math_page) for _, line in lines]
+    else:
+        grey = page_grey(page.image)
+        probabilities = math_probabilities(np.concatenate(
+            [line_features(grey, line) for _, line in lines]))
+        runs, start = [], 0
+        for _, line in lines:
+            runs.append(classified_runs(line, probabilities[start:start + len(line.words)],
+                                        math_page))
+            start += len(line.words)
+    spans = []
+    for (index, line), line_runs in zip(lines, runs):
+        for words in line_runs:
+            latex = compact(" ".join(word_latex(w) for w in _spelled(words)))
+            if (SPAN_SOURCE == "rules" and not looks_like_math(latex)
+                    and not _SCRIPTED.fullmatch(_core(words[0]))):
+                continue
+            scores = [w.score if w.score is not None else line.score for w in words]
+            spans.append([index, words, _span_box(words, line), latex,
+                          sum(scores) / len(scores)])
+    if spans and LATEX_FROM != "characters":
+        _read_pixels(page, models, spans)
+    found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
+    for index, words, box, latex, score in spans:
+        found.setdefault(index, []).append((words, box, latex, score))
     if not found:
         return page
     return replace(page, blocks=tuple(_with_spans(block, found[i]) if i in found else block
                                       for i, block in enumerate(page.blocks)))
 
 
+def _padded(box: Box, words: tuple[Word, ...], pad: float) -> Box:
+    height = max(w.box.y1 for w in words) - min(w.box.y0 for w in words)
+    return Box(box.x0 - pad * height, box.y0, box.x1 + pad * height, box.y1)
+
+
+def _read_pixels(page: PageState, models, spans: list[list]) -> None:
+    """Each span's LaTeX from the formula model's reading of its crop (prepared as display
+    crops are: engine/formulas/model.py `prepare`), where the reading is confident and looks
+    like math; the characters' LaTeX stands otherwise."""
+    recognizer = models.formula_recognizer()
+    if recognizer is None:
+        return
+    pad = CROP_PAD - PAD
+    readings = recognizer.read([page.crop(_padded(span[2], span[1], pad), margin=0)
+                                for span in spans])
+    for span, reading in zip(spans, readings):
+        if reading is None or not looks_like_math(reading.latex):
+            continue
+        if LATEX_FROM == "model" or not reading.low_confidence:
+            span[3] = compact(reading.latex)
+
+
 def _with_spans(block: Block, found: list[tuple[tuple[Word, ...], Box, str, float]]) -> Block:
     """The block with each kept span's words, found in its text in order, a formula span."""
     text, spans, cursor = block.text, [], 0
     for span_words, box, latex, confidence in found:
-        words = [_core(w) for w in span_words]
+        words = _spelled(span_words)
         pattern = r"\s+".join(re.escape(w) for w in words)
         match = re.compile(pattern).search(text, cursor)
         if match is None:
