@@ -26,3 +26,17 @@ def cheap_engine(settings):
     from engine.api import Engine
 
     return Engine(settings)
+
+
+@pytest.fixture(scope="session")
+def dev_scans_converted(engine, tmp_path_factory):
+    """The dev set's scans converted once on a quiet machine, for every test that reads them
+    (the searchable PDF tests, and the determinism test as its first pass): (folder, [(source,
+    result, searchable PDF)])."""
+    from dev_scans import convert_dev_scans, dev_scan_paths
+    from tests.conftest import EVAL_DEV_DIR
+
+    if not EVAL_DEV_DIR.is_dir():
+        pytest.skip(f"evaluation documents not found at {EVAL_DEV_DIR}")
+    folder = tmp_path_factory.mktemp("dev-scans")
+    return folder, convert_dev_scans(engine, dev_scan_paths(EVAL_DEV_DIR), folder)

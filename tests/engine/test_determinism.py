@@ -1,33 +1,16 @@
 """The same input and settings give the same bytes: the dev set's scans converted twice with the
 real models, the second time in the opposite order and with the cores busy, are identical file
-for file (Markdown, JSON, content list, page images)."""
+for file (Markdown, JSON, content list, page images, searchable PDF)."""
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from engine.options import ConvertOptions
-
-
-def scanned_items(eval_dev_dir: Path) -> list[Path]:
-    manifest = json.loads((eval_dev_dir / "manifest.json").read_text(encoding="utf-8"))
-    paths = [eval_dev_dir / entry["input"] for entry in manifest
-             if entry["category"] == "scanned_image"]
-    paths = [p for p in paths if p.is_file()]
-    if not paths:
-        pytest.skip(f"no scanned items in {eval_dev_dir}")
-    return paths
-
-
-def convert_all(engine, inputs: list[Path], out: Path) -> None:
-    for path in inputs:
-        # Items are folders holding input.<ext>: the folder name keeps the outputs apart.
-        engine.convert(path, ConvertOptions(output_dir=str(out), output_name=path.parent.name))
+from dev_scans import convert_dev_scans
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -60,13 +43,16 @@ class BusyCores:
 
 @pytest.mark.model
 @pytest.mark.slow
-def test_two_runs_over_the_dev_scans_are_byte_identical(engine, eval_dev_dir, tmp_path):
-    inputs = scanned_items(eval_dev_dir)
-    convert_all(engine, inputs, tmp_path / "first")
+def test_two_runs_over_the_dev_scans_are_byte_identical(engine, dev_scans_converted, tmp_path):
+    # The first pass is the session's own conversion of the scans (searchable PDFs included),
+    # made on a quiet machine before this test.
+    first_dir, converted = dev_scans_converted
+    inputs = [source for source, _result, _pdf in converted]
     with BusyCores():
-        convert_all(engine, list(reversed(inputs)), tmp_path / "second")
-    first, second = tree(tmp_path / "first"), tree(tmp_path / "second")
+        convert_dev_scans(engine, list(reversed(inputs)), tmp_path / "second")
+    first, second = tree(first_dir), tree(tmp_path / "second")
     assert sorted(first) == sorted(second)
     assert len([name for name in first if name.endswith(".md")]) == len(inputs)
+    assert len([name for name in first if name.endswith(".pdf")]) == len(inputs)
     differing = [name for name in first if first[name] != second[name]]
     assert differing == []

@@ -25,16 +25,10 @@ from tools.eval.markdown_text import strip_markdown
 
 pytestmark = pytest.mark.model
 
-# The dev set's scans (its scanned_image category); the PDFs among them are image-only.
-DEV_SCANS = ("docling-ocr_test/input.pdf", "docling-ocr_test_rotated_180/input.pdf",
-             "olmocr-lincoln_letter/input.pdf", "olmocr-test-graphical-text/input.pdf",
-             "docling-2305.03393v1-pg9-img/input.png", "tesseract-phototest/input.png",
-             "rapidocr-en_rec/input.jpg")
 MIN_SIMILARITY = 0.98
 MAX_SIZE_RATIO = 1.1
 MIN_IOU = 0.5
 _IDEOGRAPHS = re.compile(r"[\u4e00-\u9fff]{2}")
-EVAL_DEV_DIR = Path(__file__).resolve().parents[3] / "shared" / "eval" / "dev"
 
 
 def plain(text: str) -> str:
@@ -90,18 +84,8 @@ def chinese(engine, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def dev_scans(engine, tmp_path_factory):
-    if not EVAL_DEV_DIR.is_dir():
-        pytest.skip(f"evaluation documents not found at {EVAL_DEV_DIR}")
-    folder = tmp_path_factory.mktemp("dev-scans")
-    converted = []
-    for index, relative in enumerate(DEV_SCANS):
-        source = EVAL_DEV_DIR / "items" / relative
-        options = ConvertOptions(output_dir=str(folder), output_name=f"scan{index}",
-                                 exports=(OutputFormat.PDF,))
-        result = engine.convert(source, options)
-        converted.append((source, result, folder / f"scan{index}.searchable.pdf"))
-    return converted
+def dev_scans(dev_scans_converted):
+    return dev_scans_converted[1]
 
 
 def test_chinese_scan_text_matches_our_markdown(chinese):
