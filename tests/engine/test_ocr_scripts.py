@@ -4,6 +4,7 @@ the real models (PP-OCR, Tesseract's data from the Debian tesseract-ocr-script-*
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 from dataclasses import replace
@@ -110,15 +111,24 @@ def test_a_line_crop_gets_a_margin_of_its_own_paper_before_tesseract_reads_it():
 tesserocr = pytest.importorskip("tesserocr")
 
 
-def page_image(key: str, paragraphs: tuple[str, ...] | None = None) -> np.ndarray:
-    from tools.scripts.pages import FontMissing, page_pdf, render
+@functools.lru_cache(maxsize=None)
+def _rendered(key: str, paragraphs: tuple[str, ...] | None) -> np.ndarray:
+    from tools.scripts.pages import page_pdf, render
     from tools.scripts.texts import SAMPLES
 
     sample = next(s for s in SAMPLES if s.key == key)
     if paragraphs is not None:
         sample = replace(sample, paragraphs=paragraphs)
+    return render(page_pdf(sample))
+
+
+def page_image(key: str, paragraphs: tuple[str, ...] | None = None) -> np.ndarray:
+    """A sample's page, drawn once per module (several tests read the same page); each caller
+    gets its own copy."""
+    from tools.scripts.pages import FontMissing
+
     try:
-        return render(page_pdf(sample))
+        return _rendered(key, paragraphs).copy()
     except FontMissing as missing:
         pytest.skip(str(missing))
 
@@ -159,22 +169,33 @@ def test_a_russian_page_is_read_in_cyrillic_and_not_turned(reader):
     assert outcome.unread == () and outcome.unreadable == ()
 
 
-def pp_ocr_widths(reader, monkeypatch) -> list[int]:
-    """The widths of the crops the PP-OCR recogniser is given from now on."""
-    widths: list[int] = []
-    recognize = reader.recognizer.recognize
+@pytest.fixture(scope="module")
+def read_counting_widths(reader):
+    """A sample's page read by the reader, and the widths of the crops its PP-OCR recogniser
+    was given meanwhile. Each page is read once per module: the Russian page's reading is
+    checked by two tests."""
+    reads: dict[str, tuple[list[int], object]] = {}
 
-    def counted(crops):
-        widths.extend(c.shape[1] for c in crops)
-        return recognize(crops)
+    def read(key: str) -> tuple[list[int], object]:
+        if key not in reads:
+            widths: list[int] = []
+            recognize = reader.recognizer.recognize
 
-    monkeypatch.setattr(reader.recognizer, "recognize", counted)
-    return widths
+            def counted(crops):
+                widths.extend(c.shape[1] for c in crops)
+                return recognize(crops)
+
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(reader.recognizer, "recognize", counted)
+                reads[key] = widths, reader.read(page_image(key))
+        return reads[key]
+
+    return read
 
 
 @pytest.mark.model
 @pytest.mark.parametrize("key, upside_down", [("russian", False), ("hebrew", True)])
-def test_a_page_in_another_script_is_read_by_tesseract_alone(reader, monkeypatch, key,
+def test_a_page_in_another_script_is_read_by_tesseract_alone(reader, read_counting_widths, key,
                                                              upside_down):
     """PP-OCR reads only the first part of a line to find its script, never a whole line:
     not the Russian lines, and not the widest Hebrew lines both ways when the line classifier
@@ -186,8 +207,7 @@ def test_a_page_in_another_script_is_read_by_tesseract_alone(reader, monkeypatch
     regions = reader.detector.detect(image)
     crops = [crop_quad(image, r.quad) for r in regions]
     assert reader.is_upside_down(image, regions, crops) == upside_down
-    widths = pp_ocr_widths(reader, monkeypatch)
-    outcome = reader.read(image)
+    widths, outcome = read_counting_widths(key)
     assert outcome.rotation == 0 and outcome.scripts
     assert widths and max(widths) <= RULES.probe_heights * max(c.shape[0] for c in crops) + 1
     assert max(c.shape[1] for c in crops) > 3 * max(widths)
@@ -208,10 +228,10 @@ def test_a_page_pp_ocr_reads_reads_as_it_did_without_the_script_probe(reader, ke
 
 
 @pytest.mark.model
-def test_a_one_letter_word_keeps_its_space(reader):
+def test_a_one_letter_word_keeps_its_space(read_counting_widths):
     """On the detector's tight crop of the Russian page's second line Tesseract's Cyrillic data
     read "и в нём" as "ив нём"; with a margin around the crop it keeps the space."""
-    outcome = reader.read(page_image("russian"))
+    _widths, outcome = read_counting_widths("russian")
     assert "и в нём" in text_of(outcome), text_of(outcome)
 
 
