@@ -1,4 +1,4 @@
-"""kill -9 in the middle of twenty multi-page jobs, then a restart: every job ends done, no page
+"""kill -9 in the middle of eight multi-page jobs, then a restart: every job ends done, no page
 finished before the kill is read again, and every output is what the CLI writes."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from service_samples import figure_pixels, invoice_pages, write_scan
 
 pytestmark = [pytest.mark.model, pytest.mark.service, pytest.mark.slow]
 
-JOBS = 20
+JOBS = 8
 DISTINCT = 4
 PAGES_PER_JOB = 2
-KILL_AFTER_PAGES = 12
+KILL_AFTER_PAGES = 6
 
 
 def test_jobs_resume_after_kill_9(models_ready, tmp_path):
