@@ -57,7 +57,7 @@ PROSE_RUNS = ("settings", "words", "quantities", "numbers")
 """Which shapes of a found run are prose, not math (`without_prose`), chosen on
 `python -m tools.mathset.choose_spans --prose`."""
 _SETTING = re.compile(r"[(\[]?([A-Za-z][A-Za-z_]{2,})=[-+]?[0-9][0-9.]*[kKM%]?[,;)\]]?")
-"""A named setting of prose: "(enc=6,", "heads=8)", "lr=0.01"."""
+"""A named setting of prose: "(enc=6,", "heads=8)", "dropout=0.1"."""
 _QUANTITY = re.compile(r"[(\[]?[0-9]+(?:[.,][0-9]+)?(?:[xX\u00d7kKMB%])[,;:.)\]]?")
 """A number with a multiplier or a unit of prose: "2x", "(395k", "10%", "1.5M"."""
 _NUMBERS = re.compile(r"[0-9.,;:()\[\]'\s]+")
