@@ -53,6 +53,15 @@ CROP_PAD = 0.05
 model."""
 SPAN_SOURCE = "both"
 """Where spans come from: "classifier", "rules" (the character rules alone) or "both"."""
+PROSE_RUNS = ("settings", "words", "quantities", "numbers")
+"""Which shapes of a found run are prose, not math (`without_prose`), chosen on
+`python -m tools.mathset.choose_spans --prose`."""
+_SETTING = re.compile(r"[(\[]?([A-Za-z][A-Za-z_]{2,})=[-+]?[0-9][0-9.]*[kKM%]?[,;)\]]?")
+"""A named setting of prose: "(enc=6,", "heads=8)", "dropout=0.1"."""
+_QUANTITY = re.compile(r"[(\[]?[0-9]+(?:[.,][0-9]+)?(?:[xX\u00d7kKMB%])[,;:.)\]]?")
+"""A number with a multiplier or a unit of prose: "2x", "(395k", "10%", "1.5M"."""
+_NUMBERS = re.compile(r"[0-9.,;:()\[\]'\s]+")
+"""Digits and punctuation only, no sign of arithmetic: "1,5", "(395", "2.3)"."""
 LATEX_FROM = "confident"
 """A span's LaTeX: "characters" (word_latex), "model" (the formula model's reading of its
 pixels where it looks like math) or "confident" (that reading when it is confident)."""
@@ -201,6 +210,41 @@ def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Wo
             and not (len(run) == 1 and _prose_word(_core(run[0])))]
 
 
+def _english(word: Word) -> bool:
+    """A word of three or more letters that is not a function's name: "ran", "faster"."""
+    text = _core(word)
+    return len(text) >= 3 and text.isascii() and text.isalpha() and text not in FUNCTION_NAMES
+
+
+def without_prose(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
+    """The pieces of a run found as math that are not prose by their shape (PROSE_RUNS): named
+    settings ("(enc=6,", "heads=8)") cut out of it, words of prose left at a piece's ends
+    ("ran 2x"), and a piece that is one number with a multiplier or unit ("2x", "(395k",
+    "10%") or digits and punctuation without a sign between them ("1,5") dropped."""
+    pieces: list[list[Word]] = [[]]
+    for word in words:
+        setting = _SETTING.fullmatch(word.text)
+        if ("settings" in PROSE_RUNS and setting
+                and setting.group(1).lower() not in FUNCTION_NAMES):
+            pieces.append([])
+        else:
+            pieces[-1].append(word)
+    kept = []
+    for piece in pieces:
+        while "words" in PROSE_RUNS and piece and _english(piece[0]):
+            piece = piece[1:]
+        while "words" in PROSE_RUNS and piece and _english(piece[-1]):
+            piece = piece[:-1]
+        texts = [w.text for w in piece]
+        if (not piece or not any(c.isalnum() for t in texts for c in t)
+                or "quantities" in PROSE_RUNS and len(texts) == 1
+                and _QUANTITY.fullmatch(texts[0])
+                or "numbers" in PROSE_RUNS and _NUMBERS.fullmatch(" ".join(texts))):
+            continue
+        kept.append(tuple(piece))
+    return kept
+
+
 def _prose_word(text: str) -> bool:
     """A word of prose in brackets or with stops ("(or", "GMT)", "e.g", "feed()"): no digit or
     math sign, and three or more letters in a row that are not a function's name, a short
@@ -247,7 +291,7 @@ def find_ocr_inline_math(page: PageState, models) -> PageState:
             start += len(line.words)
     spans = []
     for (index, line), line_runs in zip(lines, runs):
-        for words in line_runs:
+        for words in (piece for run in line_runs for piece in without_prose(run)):
             latex = compact(" ".join(word_latex(w) for w in _spelled(words)))
             if (SPAN_SOURCE == "rules" and not looks_like_math(latex)
                     and not _SCRIPTED.fullmatch(_core(words[0]))):

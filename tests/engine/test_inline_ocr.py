@@ -67,3 +67,17 @@ def test_a_kept_span_replaces_its_words_in_the_block_text():
     assert spans_text(spanned) == "checkers should $\\omega=2\\pi$ treat"
     assert spanned.spans[1] == Span("ω = 2π", latex="\\omega=2\\pi", box=Box(20, 0, 48, 12),
                                     score=0.9)
+
+
+def test_prose_shapes_are_cut_out_of_a_found_run_and_formulas_kept():
+    from engine.formulas.inline_ocr import without_prose
+
+    def pieces(text: str) -> list[str]:
+        return [" ".join(w.text for w in piece) for piece in without_prose(_line(text).words)]
+
+    assert pieces("(enc=6, dec=6, heads=8) ran 2x") == []
+    assert pieces("(395k") == [] and pieces("10%") == [] and pieces("1,5") == []
+    assert pieces("2x + 1") == ["2x + 1"]
+    assert pieces("(2, -5, 2)") == ["(2, -5, 2)"]
+    assert pieces("dropout=0.1, x = 2") == ["x = 2"]
+    assert pieces("sin=0.5") == ["sin=0.5"]  # a function's name is not a setting's

@@ -20,11 +20,12 @@ PROSE = "the cache if it does not contain"
 AFTER = "an entry for this file"
 
 
-def _rendered(parts: list[tuple[str, str]], dpi: int = 200) -> tuple[np.ndarray, Line]:
+def _rendered(parts: list[tuple[str, str]], dpi: int = 200,
+              width: float = 400) -> tuple[np.ndarray, Line]:
     """One line typeset by MuPDF (Times roman and italic), drawn in grey at `dpi` and softened
     as a scanner does, with its words' boxes from the PDF."""
     with pymupdf.open() as document:
-        page = document.new_page(width=400, height=60)
+        page = document.new_page(width=width, height=60)
         x = 10.0
         for text, font in parts:
             page.insert_text((x, 35), text, fontname=font, fontsize=11)
@@ -110,3 +111,13 @@ def test_prose_words_with_brackets_or_stops_are_not_formulas_alone():
     runs = classified_runs(line, [0.9 if w in ("(or", "GMT)", "e.g.", "f(x)", "cos(z)", "a")
                                   else 0.1 for w in texts], math_page=False)
     assert [" ".join(w.text for w in run) for run in runs] == ["f(x)", "cos(z)"]
+
+
+def test_settings_quantities_and_bare_numbers_in_prose_stay_text():
+    image, line = _rendered([
+        ("the best model (enc=6, dec=6, heads=8) ran 2x faster on", "tiro"),
+        ("PubTabNet (395k samples) and 1,5 of", "tiro"), ("F(x)", "tiit"), ("=", "tiro"),
+        ("0,", "tiro"), ("so", "tiro")], width=600)
+    spanned = find_ocr_inline_math(_page(image, line), _Models()).blocks[0]
+    assert spans_text(spanned) == ("the best model (enc=6, dec=6, heads=8) ran 2x faster on "
+                                   "PubTabNet (395k samples) and 1,5 of $F(x)=0$, so")

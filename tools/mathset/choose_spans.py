@@ -1,13 +1,15 @@
 """How inline spans on scans are found and spelled, chosen by measurement:
 
-    python -m tools.mathset.choose_spans [--seed 3] [--count 2]
+    python -m tools.mathset.choose_spans [--seed 3] [--count 2] [--prose]
 
 The scanned pages of a math-set seed that is neither trained on (tools/mathset/train_spans.py)
 nor reported (tools/mathset: seed 2) are read once up to the inline-math stage (kept under
 build/spans/choose-<seed>); the stage is then run again on each page under every variant of
 engine/formulas/inline_ocr.py's switches (where spans come from, where their LaTeX comes from,
 the classifier's threshold) and the pages scored as tools/mathset scores them. Writes
-docs/results/mathset_spans_choice.json."""
+docs/results/mathset_spans_choice.json; with --prose, the chosen switches are kept and the
+shapes of prose cut out of found runs (inline_ocr.PROSE_RUNS) are varied instead, written to
+docs/results/mathset_spans_prose.json."""
 
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ VARIANTS = [(source, latex, threshold)
             for source in ("rules", "classifier", "both")
             for latex in ("characters", "model", "confident")
             for threshold in ((0.5,) if source == "rules" else (0.4, 0.5, 0.6, 0.7))]
+PROSE_SHAPES = ("settings", "words", "quantities", "numbers")
+PROSE_VARIANTS = [()] + [(shape,) for shape in PROSE_SHAPES] + [PROSE_SHAPES]
 
 
 def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, object, str]]:
@@ -43,15 +47,20 @@ def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, 
     return states
 
 
-def scored(states, models, source: str, latex: str, threshold: float) -> dict:
-    """The inline stage run again on every page under one variant, pooled as tools/mathset
-    pools a variant's pages."""
+def scored(states, models, source: str, latex: str, threshold: float,
+           prose: tuple[str, ...] | None = None) -> dict:
+    """The inline stage run again on every page under one variant (`prose`: the shapes of
+    prose cut out of runs, None for the engine's own), pooled as tools/mathset pools a
+    variant's pages."""
     import engine.formulas.inline_ocr as inline_ocr
     from engine.output.markdown import render_markdown
     from tools.eval.scoring import text_similarity
 
-    saved = inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD
+    saved = (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
+             inline_ocr.PROSE_RUNS)
     inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD = source, latex, threshold
+    if prose is not None:
+        inline_ocr.PROSE_RUNS = prose
     truth_count = found = matched = 0
     similarities, texts = [], []
     try:
@@ -64,8 +73,10 @@ def scored(states, models, source: str, latex: str, threshold: float) -> dict:
             similarities += scores
             texts.append(text_similarity(markdown, truth))
     finally:
-        inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD = saved
+        (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
+         inline_ocr.PROSE_RUNS) = saved
     return {"spans": source, "latex": latex, "threshold": threshold,
+            **({} if prose is None else {"prose": list(prose)}),
             "inline_precision": round(matched / found, 4) if found else 0.0,
             "inline_recall": round(matched / truth_count, 4) if truth_count else 0.0,
             "inline_similarity": round(statistics.fmean(similarities), 4) if similarities
@@ -76,9 +87,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.mathset.choose_spans")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--count", type=int, default=2, help="pages per family and columns")
-    parser.add_argument("--results", type=Path,
-                        default=REPO / "docs" / "results" / "mathset_spans_choice.json")
+    parser.add_argument("--results", type=Path, default=None)
+    parser.add_argument("--prose", action="store_true",
+                        help="vary the shapes of prose cut out of runs (inline_ocr.PROSE_RUNS)")
     args = parser.parse_args()
+    results = args.results or REPO / "docs" / "results" / (
+        "mathset_spans_prose.json" if args.prose else "mathset_spans_choice.json")
+    import engine.formulas.inline_ocr as inline_ocr
+
     from engine.api import Engine
     from settings import SettingsStore
 
@@ -86,13 +102,16 @@ def main() -> None:
     states = kept_states(REPO / "build" / "spans" / f"choose-{args.seed}", args.seed,
                          args.count, engine)
     rows = []
-    for variant in VARIANTS:
+    chosen = inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD
+    variants = ([(*chosen, prose) for prose in PROSE_VARIANTS] if args.prose
+                else [(*variant, ()) for variant in VARIANTS])
+    for variant in variants:
         rows.append(scored(states, engine.models, *variant))
         print(rows[-1], flush=True)
-    args.results.parent.mkdir(parents=True, exist_ok=True)
-    args.results.write_text(json.dumps({"seed": args.seed, "count": args.count,
-                                        "pages": len(states), "variants": rows}, indent=1)
-                            + "\n", encoding="utf-8")
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.write_text(json.dumps({"seed": args.seed, "count": args.count,
+                                   "pages": len(states), "variants": rows}, indent=1)
+                       + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
