@@ -12,20 +12,23 @@ The costs of the alignment are data (CellRules), chosen on generated code screen
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable
 
-import cv2
 import numpy as np
 
-from engine.structure.code import (INK_BEARING, BEARING, Grid, _column, _fits, code_rows, join_rows,
+from engine.structure.code import (INK_BEARING, Grid, _column, _fits, code_rows, join_rows,
                                    measure_grid)
-from engine.types import Block, BlockKind, Line, Word
+from engine.structure.code_reread import (LIGATURES, Recognize, balanced, ink_mask, letter_case,
+                                          missed_rows, short_rows_again)
+from engine.types import Block, BlockKind
 
-Recognize = Callable[[list[np.ndarray]], list]
-"""Line crops -> readings with a `text` (engine/ocr/recognition.TextRecognizer.recognize)."""
 
-EMPTY, INKED, FOOT = 0, 1, 2
-"""What a cell holds: nothing, a glyph, or ink only along its foot (an underscore)."""
+EMPTY, INKED, FOOT, DASH = 0, 1, 2, 3
+"""What a cell holds: nothing, a glyph, ink only along its foot (an underscore), or one thin
+bar across its middle (a hyphen: "-- Configuring done", whose leading "--" the recogniser
+drops)."""
+
+MARK = {FOOT: "_", DASH: "-"}
+"""The character a bare cell shape stands for."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,13 @@ class CellRules:
     """A foot cell's ink starts no higher than this share of the row's height down."""
     foot_width: float = 0.6
     """... and spans at least this share of the cell's width (a full stop does not)."""
+    dash_thin: float = 0.12
+    """A dash cell's ink is one run of rows at most this share of the row's height, ..."""
+    dash_middle: tuple[float, float] = (0.3, 0.8)
+    """... its centre this far down the row, ..."""
+    dash_width: float = 0.35
+    """... and it spans at least this share of the cell's width (a hyphen is narrower than an
+    underscore)."""
     foot_below: float = 0.15
     """Rows are searched this share of their height below their box (an underscore hangs
     under the baseline, where a detector's box may end)."""
@@ -60,22 +70,27 @@ class CellRules:
     ligature: float = 0.1
     """Two characters of LIGATURES on one inked cell: some monospaced fonts (Nimbus Mono PS)
     set "fi" and "ff" as one glyph one cell wide, and browsers use it."""
-
-
-LIGATURES = frozenset({"fi", "fl", "ff"})
+    band_ink: float = 0.05
+    """A blank row between read rows whose band (the rows' median height, inside the listing's
+    box) holds ink of at least this share of a cell, ..."""
+    band_tall: float = 0.4
+    """... standing at least this share of the band's height (not a neighbour's descender),
+    holds a row the detector missed (a lone "}")."""
+    case_samples: int = 8
+    """A listing decides a letter's case by height when it shows at least this many cells of
+    x-height letters and of capitals or digits, ..."""
+    cap_ratio: float = 1.2
+    """... and its capitals stand at least this many times its x-height."""
+    missed_length: float = 0.1
+    """A missed row's reading is kept when its length is within this share of its ink's
+    cells (one character either way on short rows); the row after the last only when it is
+    brackets and punctuation as many as its cells."""
+    comma_tail: tuple[float, float] = (1.2, 3.2)
+    """A last cell whose ink is a dot over a mark this many times the dot's height is a
+    semicolon (a comma's tail); an "i" or "j" has a stem four or more dots long."""
 
 
 CELL_RULES = CellRules()
-
-
-def ink_mask(image: np.ndarray) -> np.ndarray:
-    """The ink of a crop (bool): Otsu's threshold, ink the smaller side (light type on a dark
-    editor theme is ink too)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) if image.ndim == 3 else image
-    _, dark = cv2.threshold(np.ascontiguousarray(grey), 0, 1,
-                            cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    dark = dark.astype(bool)
-    return dark if dark.mean() <= 0.5 else ~dark
 
 
 def cell_kinds(ink: np.ndarray, lefts: list[float], pitch: float,
@@ -96,9 +111,14 @@ def cell_kinds(ink: np.ndarray, lefts: list[float], pitch: float,
         cell = ink[:, x0:x1]
         ink_rows = np.flatnonzero(cell.any(axis=1))
         ink_cols = np.flatnonzero(cell.any(axis=0))
-        foot = (ink_rows[0] >= rules.foot_top * height
-                and ink_cols[-1] - ink_cols[0] + 1 >= rules.foot_width * pitch)
-        kinds.append(FOOT if foot else INKED)
+        span = ink_cols[-1] - ink_cols[0] + 1
+        foot = ink_rows[0] >= rules.foot_top * height and span >= rules.foot_width * pitch
+        run = ink_rows[-1] - ink_rows[0] + 1
+        centre = (ink_rows[0] + ink_rows[-1] + 1) / 2 / height
+        dash = (span >= max(rules.dash_width * pitch, 2 * run) and run == len(ink_rows)
+                and run <= rules.dash_thin * height
+                and rules.dash_middle[0] <= centre <= rules.dash_middle[1])
+        kinds.append(FOOT if foot else DASH if dash else INKED)
     return kinds
 
 
@@ -141,10 +161,10 @@ def align_row(text: str, kinds: list[int], rules: CellRules = CELL_RULES) -> str
         kind = move[i, j]
         if kind == 1:
             ch = text[i - 1]
-            out.append("_" if ch == " " and kinds[j - 1] == FOOT else ch)
+            out.append(MARK[kinds[j - 1]] if ch == " " and kinds[j - 1] in MARK else ch)
             i, j = i - 1, j - 1
         elif kind == 2:
-            out.append(" " if kinds[j - 1] == EMPTY else "_")
+            out.append(MARK.get(kinds[j - 1], " "))
             j -= 1
         elif kind == 4:
             out.append(text[i - 2:i])
@@ -156,10 +176,15 @@ def align_row(text: str, kinds: list[int], rules: CellRules = CELL_RULES) -> str
 
 def _on_cell(ch: str, kind: int, rules: CellRules) -> float:
     if ch == " ":
-        return {EMPTY: 0.0, FOOT: rules.space_on_foot, INKED: rules.space_on_ink}[kind]
+        return {EMPTY: 0.0, FOOT: rules.space_on_foot, DASH: rules.space_on_foot,
+                INKED: rules.space_on_ink}[kind]
     if ch == "_":
-        return {FOOT: 0.0, INKED: rules.underscore_on_ink, EMPTY: rules.char_on_empty}[kind]
-    return {INKED: 0.0, FOOT: rules.char_on_foot, EMPTY: rules.char_on_empty}[kind]
+        return {FOOT: 0.0, INKED: rules.underscore_on_ink, DASH: rules.char_on_foot,
+                EMPTY: rules.char_on_empty}[kind]
+    if ch == "-":
+        return {INKED: 0.0, DASH: 0.0, FOOT: rules.char_on_foot, EMPTY: rules.char_on_empty}[kind]
+    return {INKED: 0.0, FOOT: rules.char_on_foot, DASH: rules.char_on_foot,
+            EMPTY: rules.char_on_empty}[kind]
 
 
 def read_listing_cells(block: Block, image: np.ndarray, recognize: Recognize | None = None,
@@ -173,48 +198,30 @@ def read_listing_cells(block: Block, image: np.ndarray, recognize: Recognize | N
     if grid is None:
         return block
     if recognize is not None:
-        lines = _short_rows_again(lines, image, recognize, grid, rules)
-    texts = []
+        lines = short_rows_again(lines + missed_rows(block, lines, image, recognize, grid,
+                                                       rules), image, recognize, grid, rules)
+    texts, heights = [], []
     for text, held in code_rows(lines, grid):
         if not held or not text.strip():
             texts.append(text)
+            heights.append(None)
             continue
-        kinds = _row_kinds(held, grid, image, len(text), rules)
-        texts.append(text if kinds is None else align_row(text, kinds, rules))
-    fixed = join_rows(texts)
+        cells = _row_cells(held, grid, image, len(text), rules)
+        if cells is None:
+            texts.append(text)
+            heights.append(None)
+            continue
+        texts.append(align_row(text, cells[0], rules))
+        heights.append(cells[1])
+    fixed = join_rows(balanced(letter_case(texts, heights, rules)))
     if fixed == block.text and lines == list(block.lines):
         return block
     return replace(block, text=fixed, lines=tuple(lines))
 
 
-_CLOSING = frozenset("}])>;,:.")
-
-
-def _short_rows_again(lines: list[Line], image: np.ndarray, recognize: Recognize, grid: Grid,
-                      rules: CellRules) -> list[Line]:
-    """Short lines holding a letter or digit read again from their box alone; the second
-    reading is kept when it is brackets and punctuation only (the end of a block, not a word),
-    as many characters as the line's ink has cells."""
-    height, width = image.shape[:2]
-    chosen = [i for i, ln in enumerate(lines) if len(ln.text.strip()) <= rules.short_row
-              and any(ch.isalnum() for ch in ln.text)]
-    crops = []
-    for i in chosen:
-        box = lines[i].box
-        x0, y0 = max(0, int(np.floor(box.x0))), max(0, int(np.floor(box.y0)))
-        x1, y1 = min(width, int(np.ceil(box.x1))), min(height, int(np.ceil(box.y1)))
-        crops.append(np.ascontiguousarray(image[y0:y1, x0:x1]))
-    out = list(lines)
-    for i, crop, reading in zip(chosen, crops, recognize(crops) if crops else []):
-        text = reading.text.strip()
-        cells = max(1, round(lines[i].box.width / grid.pitch + BEARING))
-        if text and set(text) <= _CLOSING and len(text) == cells:
-            out[i] = replace(lines[i], text=text, words=(Word(text, lines[i].box),))
-    return out
-
-
-def _row_kinds(held, grid: Grid, image: np.ndarray, length: int, rules: CellRules
-               ) -> list[int] | None:
+def _row_cells(held, grid: Grid, image: np.ndarray, length: int, rules: CellRules
+               ) -> tuple[list[int], list[int]] | None:
+    """Each cell's kind and the height of its ink in pixels (0 on an empty cell)."""
     height_px, width_px = image.shape[:2]
     y0 = min(ln.box.y0 for ln in held)
     y1 = max(ln.box.y1 for ln in held)
@@ -228,7 +235,22 @@ def _row_kinds(held, grid: Grid, image: np.ndarray, length: int, rules: CellRule
     if bottom <= top or right <= left:
         return None
     ink = ink_mask(image[top:bottom, left:right])
-    return cell_kinds(ink, [x - left for x in lefts], grid.pitch, rules)
+    starts = [x - left for x in lefts]
+    return (cell_kinds(ink, starts, grid.pitch, rules),
+            cell_heights(ink, starts, grid.pitch, rules))
+
+
+def cell_heights(ink: np.ndarray, lefts: list[float], pitch: float,
+                 rules: CellRules = CELL_RULES) -> list[int]:
+    """The height of the ink in the middle of each cell (0 where there is none)."""
+    width = ink.shape[1]
+    out = []
+    for left in lefts:
+        m0 = min(max(int(round(left + pitch * (1 - rules.centre_share) / 2)), 0), width)
+        m1 = min(max(int(round(left + pitch * (1 + rules.centre_share) / 2)), 0), width)
+        rows = np.flatnonzero(ink[:, m0:m1].any(axis=1)) if m1 > m0 else []
+        out.append(int(rows[-1] - rows[0] + 1) if len(rows) else 0)
+    return out
 
 
 def _cell_lefts(held, grid: Grid, columns: int) -> list[float]:
