@@ -119,8 +119,10 @@ def missed_rows(block: Block, lines: list[Line], image: np.ndarray, recognize: R
     height = float(np.median([ln.box.height for ln in lines]))
     first = ordered[0].box.center_y
     page_h, page_w = image.shape[:2]
-    x0 = max(0, int(np.floor(block.box.x0)))
-    x1 = min(page_w, int(np.ceil(block.box.x1)))
+    # Inside the listing's box and no further out than its read rows by a cell (a line-number
+    # gutter or a neighbour the box may hold is no row of the listing).
+    x0 = max(0, int(np.floor(max(block.box.x0, min(ln.box.x0 for ln in lines) - grid.pitch))))
+    x1 = min(page_w, int(np.ceil(min(block.box.x1, max(ln.box.x1 for ln in lines) + grid.pitch))))
     found, crops = [], []
     # Blank rows between read rows, and the row after the last (a closing bracket there).
     for row, (_, held) in enumerate(rows + [("", ())]):
