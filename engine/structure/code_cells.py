@@ -3,24 +3,25 @@ has its cell on the listing's grid, so the page's ink says where the characters 
 recogniser read. A space on inked cells, a character on an empty one or a row shorter than its
 ink is put right where the ink says how: an underscore (ink only along the foot of its cell,
 which the recogniser reads as a space or drops: `CMAKE BUILD TYPE`, `def_init__`), a space
-(`},{});` where the ink leaves a cell empty) or a space too many (`}) ;`). Letters are never
-changed: where ink holds a character no reading gave, the row stays as read.
+(`},{});` where the ink leaves a cell empty), a hyphen (one thin bar across the middle of its
+cell: a leading `--` the recogniser dropped) or a space too many (`}) ;`). Letters are never
+changed but for the case of an identifier's first letter that only its height tells
+(code_reread.py): where ink holds a character no reading gave, the row stays as read.
 
-The costs of the alignment are data (CellRules), chosen on generated code screenshots
-(tools/uishots, seed 7), not on the set the README reports (seed 1)."""
+The costs of the alignment are data (CellRules in code_cell_rules.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 
 from engine.structure.code import (INK_BEARING, Grid, _column, _fits, code_rows, join_rows,
                                    measure_grid)
-from engine.structure.code_reread import (LIGATURES, Recognize, balanced, ink_mask, letter_case,
+from engine.structure.code_cell_rules import CELL_RULES, LIGATURES, CellRules
+from engine.structure.code_reread import (Recognize, balanced, ink_mask, letter_case,
                                           missed_rows, short_rows_again)
 from engine.types import Block, BlockKind
-
 
 EMPTY, INKED, FOOT, DASH = 0, 1, 2, 3
 """What a cell holds: nothing, a glyph, ink only along its foot (an underscore), or one thin
@@ -29,68 +30,6 @@ drops)."""
 
 MARK = {FOOT: "_", DASH: "-"}
 """The character a bare cell shape stands for."""
-
-
-@dataclass(frozen=True)
-class CellRules:
-    centre_share: float = 0.6
-    """A cell is inked when ink lies in its middle this share of its width (a wide glyph's
-    serif reaches into the next cell, a narrow one, "|" or ".", sits mid-cell)."""
-    min_ink_share: float = 0.015
-    """... covering at least this share of that middle."""
-    foot_top: float = 0.72
-    """A foot cell's ink starts no higher than this share of the row's height down."""
-    foot_width: float = 0.6
-    """... and spans at least this share of the cell's width (a full stop does not)."""
-    dash_thin: float = 0.12
-    """A dash cell's ink is one run of rows at most this share of the row's height, ..."""
-    dash_middle: tuple[float, float] = (0.3, 0.8)
-    """... its centre this far down the row, ..."""
-    dash_width: float = 0.35
-    """... and it spans at least this share of the cell's width (a hyphen is narrower than an
-    underscore)."""
-    foot_below: float = 0.15
-    """Rows are searched this share of their height below their box (an underscore hangs
-    under the baseline, where a detector's box may end)."""
-    space_on_ink: float = 1.5
-    char_on_empty: float = 1.5
-    space_on_foot: float = 0.3
-    """A space the recogniser read where a cell holds an underscore: read as "_"."""
-    char_on_foot: float = 0.6
-    underscore_on_ink: float = 0.5
-    insert_space: float = 0.4
-    insert_underscore: float = 0.6
-    drop_space: float = 0.4
-    unread_ink: float = 1.0
-    """Each inked cell past the row's last character (a character nobody read)."""
-    short_row: int = 3
-    """Rows of at most this many characters are read again when they hold a letter or digit
-    (a lone "}" read as "1", "};" as "}i": a crop a glyph or two wide is where the recogniser
-    errs most)."""
-    ligature: float = 0.1
-    """Two characters of LIGATURES on one inked cell: some monospaced fonts (Nimbus Mono PS)
-    set "fi" and "ff" as one glyph one cell wide, and browsers use it."""
-    band_ink: float = 0.05
-    """A blank row between read rows whose band (the rows' median height, inside the listing's
-    box) holds ink of at least this share of a cell, ..."""
-    band_tall: float = 0.4
-    """... standing at least this share of the band's height (not a neighbour's descender),
-    holds a row the detector missed (a lone "}")."""
-    case_samples: int = 8
-    """A listing decides a letter's case by height when it shows at least this many cells of
-    x-height letters and of capitals or digits, ..."""
-    cap_ratio: float = 1.2
-    """... and its capitals stand at least this many times its x-height."""
-    missed_length: float = 0.1
-    """A missed row's reading is kept when its length is within this share of its ink's
-    cells (one character either way on short rows); the row after the last only when it is
-    brackets and punctuation as many as its cells."""
-    comma_tail: tuple[float, float] = (1.2, 3.2)
-    """A last cell whose ink is a dot over a mark this many times the dot's height is a
-    semicolon (a comma's tail); an "i" or "j" has a stem four or more dots long."""
-
-
-CELL_RULES = CellRules()
 
 
 def cell_kinds(ink: np.ndarray, lefts: list[float], pitch: float,

@@ -10,21 +10,17 @@ on the set the README reports (seed 1)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import cv2
 import numpy as np
 
 from engine.structure.code import BEARING, Grid, _leading, code_rows
+from engine.structure.code_cell_rules import LIGATURES, CellRules
 from engine.types import Block, Box, Line, Word
-
-if TYPE_CHECKING:
-    from engine.structure.code_cells import CellRules
 
 Recognize = Callable[[list[np.ndarray]], list]
 """Line crops -> readings with a `text` (engine/ocr/recognition.TextRecognizer.recognize)."""
-
-LIGATURES = frozenset({"fi", "fl", "ff"})
 
 
 def ink_mask(image: np.ndarray) -> np.ndarray:
