@@ -39,13 +39,15 @@ def block_text(name: str, results_dir: Path,
     return write(results).rstrip("\n") + "\n"
 
 
-def regenerate(text: str, results_dir: Path,
-               blocks: Blocks
+def regenerate(text: str, results_dir: Path, blocks: Blocks, others_kept: bool = False
                ) -> tuple[str, list[str]]:
-    """`text` with every marked block rewritten, and the names of the blocks that changed."""
+    """`text` with every marked block rewritten (`others_kept`: only those of `blocks`, the
+    others as they are), and the names of the blocks that changed."""
     changed: list[str] = []
 
     def rewrite(match: re.Match) -> str:
+        if others_kept and match["name"] not in blocks:
+            return match.group(0)
         body = block_text(match["name"], results_dir, blocks)
         if body != match["body"]:
             changed.append(match["name"])

@@ -3,79 +3,33 @@ has its cell on the listing's grid, so the page's ink says where the characters 
 recogniser read. A space on inked cells, a character on an empty one or a row shorter than its
 ink is put right where the ink says how: an underscore (ink only along the foot of its cell,
 which the recogniser reads as a space or drops: `CMAKE BUILD TYPE`, `def_init__`), a space
-(`},{});` where the ink leaves a cell empty) or a space too many (`}) ;`). Letters are never
-changed: where ink holds a character no reading gave, the row stays as read.
+(`},{});` where the ink leaves a cell empty), a hyphen (one thin bar across the middle of its
+cell: a leading `--` the recogniser dropped) or a space too many (`}) ;`). Letters are never
+changed but for the case of an identifier's first letter that only its height tells
+(code_reread.py): where ink holds a character no reading gave, the row stays as read.
 
-The costs of the alignment are data (CellRules), chosen on generated code screenshots
-(tools/uishots, seed 7), not on the set the README reports (seed 1)."""
+The costs of the alignment are data (CellRules in code_cell_rules.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Callable
+from dataclasses import replace
 
-import cv2
 import numpy as np
 
-from engine.structure.code import (INK_BEARING, BEARING, Grid, _column, _fits, code_rows, join_rows,
+from engine.structure.code import (INK_BEARING, Grid, _column, _fits, code_rows, join_rows,
                                    measure_grid)
-from engine.types import Block, BlockKind, Line, Word
+from engine.structure.code_cell_rules import CELL_RULES, LIGATURES, CellRules
+from engine.structure.code_reread import (Recognize, balanced, ink_mask, letter_case,
+                                          missed_rows, short_rows_again)
+from engine.types import Block, BlockKind
 
-Recognize = Callable[[list[np.ndarray]], list]
-"""Line crops -> readings with a `text` (engine/ocr/recognition.TextRecognizer.recognize)."""
+EMPTY, INKED, FOOT, DASH = 0, 1, 2, 3
+"""What a cell holds: nothing, a glyph, ink only along its foot (an underscore), or one thin
+bar across its middle (a hyphen: "-- Configuring done", whose leading "--" the recogniser
+drops)."""
 
-EMPTY, INKED, FOOT = 0, 1, 2
-"""What a cell holds: nothing, a glyph, or ink only along its foot (an underscore)."""
-
-
-@dataclass(frozen=True)
-class CellRules:
-    centre_share: float = 0.6
-    """A cell is inked when ink lies in its middle this share of its width (a wide glyph's
-    serif reaches into the next cell, a narrow one, "|" or ".", sits mid-cell)."""
-    min_ink_share: float = 0.015
-    """... covering at least this share of that middle."""
-    foot_top: float = 0.72
-    """A foot cell's ink starts no higher than this share of the row's height down."""
-    foot_width: float = 0.6
-    """... and spans at least this share of the cell's width (a full stop does not)."""
-    foot_below: float = 0.15
-    """Rows are searched this share of their height below their box (an underscore hangs
-    under the baseline, where a detector's box may end)."""
-    space_on_ink: float = 1.5
-    char_on_empty: float = 1.5
-    space_on_foot: float = 0.3
-    """A space the recogniser read where a cell holds an underscore: read as "_"."""
-    char_on_foot: float = 0.6
-    underscore_on_ink: float = 0.5
-    insert_space: float = 0.4
-    insert_underscore: float = 0.6
-    drop_space: float = 0.4
-    unread_ink: float = 1.0
-    """Each inked cell past the row's last character (a character nobody read)."""
-    short_row: int = 3
-    """Rows of at most this many characters are read again when they hold a letter or digit
-    (a lone "}" read as "1", "};" as "}i": a crop a glyph or two wide is where the recogniser
-    errs most)."""
-    ligature: float = 0.1
-    """Two characters of LIGATURES on one inked cell: some monospaced fonts (Nimbus Mono PS)
-    set "fi" and "ff" as one glyph one cell wide, and browsers use it."""
-
-
-LIGATURES = frozenset({"fi", "fl", "ff"})
-
-
-CELL_RULES = CellRules()
-
-
-def ink_mask(image: np.ndarray) -> np.ndarray:
-    """The ink of a crop (bool): Otsu's threshold, ink the smaller side (light type on a dark
-    editor theme is ink too)."""
-    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) if image.ndim == 3 else image
-    _, dark = cv2.threshold(np.ascontiguousarray(grey), 0, 1,
-                            cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    dark = dark.astype(bool)
-    return dark if dark.mean() <= 0.5 else ~dark
+MARK = {FOOT: "_", DASH: "-"}
+"""The character a bare cell shape stands for."""
 
 
 def cell_kinds(ink: np.ndarray, lefts: list[float], pitch: float,
@@ -96,9 +50,14 @@ def cell_kinds(ink: np.ndarray, lefts: list[float], pitch: float,
         cell = ink[:, x0:x1]
         ink_rows = np.flatnonzero(cell.any(axis=1))
         ink_cols = np.flatnonzero(cell.any(axis=0))
-        foot = (ink_rows[0] >= rules.foot_top * height
-                and ink_cols[-1] - ink_cols[0] + 1 >= rules.foot_width * pitch)
-        kinds.append(FOOT if foot else INKED)
+        span = ink_cols[-1] - ink_cols[0] + 1
+        foot = ink_rows[0] >= rules.foot_top * height and span >= rules.foot_width * pitch
+        run = ink_rows[-1] - ink_rows[0] + 1
+        centre = (ink_rows[0] + ink_rows[-1] + 1) / 2 / height
+        dash = (span >= max(rules.dash_width * pitch, 2 * run) and run == len(ink_rows)
+                and run <= rules.dash_thin * height
+                and rules.dash_middle[0] <= centre <= rules.dash_middle[1])
+        kinds.append(FOOT if foot else DASH if dash else INKED)
     return kinds
 
 
@@ -141,10 +100,10 @@ def align_row(text: str, kinds: list[int], rules: CellRules = CELL_RULES) -> str
         kind = move[i, j]
         if kind == 1:
             ch = text[i - 1]
-            out.append("_" if ch == " " and kinds[j - 1] == FOOT else ch)
+            out.append(MARK[kinds[j - 1]] if ch == " " and kinds[j - 1] in MARK else ch)
             i, j = i - 1, j - 1
         elif kind == 2:
-            out.append(" " if kinds[j - 1] == EMPTY else "_")
+            out.append(MARK.get(kinds[j - 1], " "))
             j -= 1
         elif kind == 4:
             out.append(text[i - 2:i])
@@ -156,10 +115,15 @@ def align_row(text: str, kinds: list[int], rules: CellRules = CELL_RULES) -> str
 
 def _on_cell(ch: str, kind: int, rules: CellRules) -> float:
     if ch == " ":
-        return {EMPTY: 0.0, FOOT: rules.space_on_foot, INKED: rules.space_on_ink}[kind]
+        return {EMPTY: 0.0, FOOT: rules.space_on_foot, DASH: rules.space_on_foot,
+                INKED: rules.space_on_ink}[kind]
     if ch == "_":
-        return {FOOT: 0.0, INKED: rules.underscore_on_ink, EMPTY: rules.char_on_empty}[kind]
-    return {INKED: 0.0, FOOT: rules.char_on_foot, EMPTY: rules.char_on_empty}[kind]
+        return {FOOT: 0.0, INKED: rules.underscore_on_ink, DASH: rules.char_on_foot,
+                EMPTY: rules.char_on_empty}[kind]
+    if ch == "-":
+        return {INKED: 0.0, DASH: 0.0, FOOT: rules.char_on_foot, EMPTY: rules.char_on_empty}[kind]
+    return {INKED: 0.0, FOOT: rules.char_on_foot, DASH: rules.char_on_foot,
+            EMPTY: rules.char_on_empty}[kind]
 
 
 def read_listing_cells(block: Block, image: np.ndarray, recognize: Recognize | None = None,
@@ -173,48 +137,30 @@ def read_listing_cells(block: Block, image: np.ndarray, recognize: Recognize | N
     if grid is None:
         return block
     if recognize is not None:
-        lines = _short_rows_again(lines, image, recognize, grid, rules)
-    texts = []
+        lines = short_rows_again(lines + missed_rows(block, lines, image, recognize, grid,
+                                                       rules), image, recognize, grid, rules)
+    texts, heights = [], []
     for text, held in code_rows(lines, grid):
         if not held or not text.strip():
             texts.append(text)
+            heights.append(None)
             continue
-        kinds = _row_kinds(held, grid, image, len(text), rules)
-        texts.append(text if kinds is None else align_row(text, kinds, rules))
-    fixed = join_rows(texts)
+        cells = _row_cells(held, grid, image, len(text), rules)
+        if cells is None:
+            texts.append(text)
+            heights.append(None)
+            continue
+        texts.append(align_row(text, cells[0], rules))
+        heights.append(cells[1])
+    fixed = join_rows(balanced(letter_case(texts, heights, rules)))
     if fixed == block.text and lines == list(block.lines):
         return block
     return replace(block, text=fixed, lines=tuple(lines))
 
 
-_CLOSING = frozenset("}])>;,:.")
-
-
-def _short_rows_again(lines: list[Line], image: np.ndarray, recognize: Recognize, grid: Grid,
-                      rules: CellRules) -> list[Line]:
-    """Short lines holding a letter or digit read again from their box alone; the second
-    reading is kept when it is brackets and punctuation only (the end of a block, not a word),
-    as many characters as the line's ink has cells."""
-    height, width = image.shape[:2]
-    chosen = [i for i, ln in enumerate(lines) if len(ln.text.strip()) <= rules.short_row
-              and any(ch.isalnum() for ch in ln.text)]
-    crops = []
-    for i in chosen:
-        box = lines[i].box
-        x0, y0 = max(0, int(np.floor(box.x0))), max(0, int(np.floor(box.y0)))
-        x1, y1 = min(width, int(np.ceil(box.x1))), min(height, int(np.ceil(box.y1)))
-        crops.append(np.ascontiguousarray(image[y0:y1, x0:x1]))
-    out = list(lines)
-    for i, crop, reading in zip(chosen, crops, recognize(crops) if crops else []):
-        text = reading.text.strip()
-        cells = max(1, round(lines[i].box.width / grid.pitch + BEARING))
-        if text and set(text) <= _CLOSING and len(text) == cells:
-            out[i] = replace(lines[i], text=text, words=(Word(text, lines[i].box),))
-    return out
-
-
-def _row_kinds(held, grid: Grid, image: np.ndarray, length: int, rules: CellRules
-               ) -> list[int] | None:
+def _row_cells(held, grid: Grid, image: np.ndarray, length: int, rules: CellRules
+               ) -> tuple[list[int], list[int]] | None:
+    """Each cell's kind and the height of its ink in pixels (0 on an empty cell)."""
     height_px, width_px = image.shape[:2]
     y0 = min(ln.box.y0 for ln in held)
     y1 = max(ln.box.y1 for ln in held)
@@ -228,7 +174,22 @@ def _row_kinds(held, grid: Grid, image: np.ndarray, length: int, rules: CellRule
     if bottom <= top or right <= left:
         return None
     ink = ink_mask(image[top:bottom, left:right])
-    return cell_kinds(ink, [x - left for x in lefts], grid.pitch, rules)
+    starts = [x - left for x in lefts]
+    return (cell_kinds(ink, starts, grid.pitch, rules),
+            cell_heights(ink, starts, grid.pitch, rules))
+
+
+def cell_heights(ink: np.ndarray, lefts: list[float], pitch: float,
+                 rules: CellRules = CELL_RULES) -> list[int]:
+    """The height of the ink in the middle of each cell (0 where there is none)."""
+    width = ink.shape[1]
+    out = []
+    for left in lefts:
+        m0 = min(max(int(round(left + pitch * (1 - rules.centre_share) / 2)), 0), width)
+        m1 = min(max(int(round(left + pitch * (1 + rules.centre_share) / 2)), 0), width)
+        rows = np.flatnonzero(ink[:, m0:m1].any(axis=1)) if m1 > m0 else []
+        out.append(int(rows[-1] - rows[0] + 1) if len(rows) else 0)
+    return out
 
 
 def _cell_lefts(held, grid: Grid, columns: int) -> list[float]:

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from engine.options import ConvertOptions
-from engine.structure.code_cells import EMPTY, FOOT, INKED, align_row, cell_kinds
+from engine.structure.code_cells import (CELL_RULES, DASH, EMPTY, FOOT, INKED, align_row,
+                                        cell_kinds)
 from tools.uishots.draw import draw_code
 
 
@@ -98,3 +99,71 @@ def test_a_short_row_read_again_is_kept_only_as_brackets_of_its_width():
     assert seen == [1]
     assert fixed.text.split("\n")[2] == "}"
     assert fixed.text.split("\n")[3] == "x = 3"
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_bracket_row_read_with_a_letter_ends_in_a_semicolon_only_where_the_ink_is_one(
+        scale: int):
+    from engine.structure.code_reread import read_semicolon
+
+    pitch = 14 * scale * 0.6
+    semicolon = np.array(draw_code("};", scale=scale))
+    assert read_semicolon("}i", semicolon, pitch, CELL_RULES) == "};"
+    assert read_semicolon("}j", semicolon, pitch, CELL_RULES) == "};"
+    for shown in ("}i", "}j", "}:"):
+        assert read_semicolon("}i", np.array(draw_code(shown, scale=scale)), pitch,
+                              CELL_RULES) == "}i"
+
+
+def test_the_case_of_an_identifiers_first_letter_follows_its_inks_height():
+    from engine.structure.code_reread import letter_case
+
+    texts = ["console.log(object.keys(Sums));", "var s = WIDTH + 42;"]
+    small, cap = 7, 10
+
+    def heights(text: str, shown: str) -> list[int]:
+        return [0 if ch == " " else cap if ch.isupper() or ch.isdigit() or ch in "bdhklt()"
+                else small if ch.isalpha() else 3 for ch in shown]
+
+    shown = ["console.log(Object.keys(sums));", "var S = WIDTH + 42;"]
+    fixed = letter_case(texts, [heights(t, s) for t, s in zip(texts, shown)], CELL_RULES)
+    # "object", "Sums" and "s" start with letters told by height alone, and take the case
+    # their ink's height says; "console" and "var" are as tall as read and stay.
+    assert fixed == shown
+    assert letter_case(texts, [None, None], CELL_RULES) == texts
+
+
+def test_a_dash_cell_gives_back_the_hyphens_the_recogniser_dropped():
+    ink = np.zeros((20, 40), dtype=bool)
+    ink[10, 2:8] = True           # a hyphen across the first cell
+    ink[10, 12:18] = True         # and the second
+    ink[3:16, 32:38] = True       # a letter in the fourth
+    kinds = cell_kinds(ink, [0.0, 10.0, 20.0, 30.0], 10.0)
+    assert kinds == [DASH, DASH, EMPTY, INKED]
+    assert align_row("   T", kinds) == "-- T"
+    assert align_row("-- T", kinds) == "-- T"
+
+
+def test_a_row_the_detector_missed_is_read_from_the_ink_between_rows():
+    from engine.structure.code_cells import read_listing_cells
+
+    rows = ["int f(void) {", "    if (x) {", "    }", "    return 0;", "}"]
+    kept = [0, 1, 3]              # the detector found these rows only
+    block = _listing(rows)
+    block = type(block)(block.kind, block.box, tuple(block.lines[i] for i in kept),
+                        "\n".join(rows[i] for i in kept))
+    image = np.full((200, 400, 3), 255, dtype=np.uint8)
+    for row, column in ((2, 4), (4, 0)):   # the ink of the two closing brackets
+        x0 = 5 + column * 10 + 2
+        image[row * 30 + 3:row * 30 + 17, x0:x0 + 6] = 0
+    seen = []
+
+    def recognize(crops):
+        seen.append(len(crops))
+        return [type("R", (), {"text": ")"})()] * len(crops)
+
+    fixed = read_listing_cells(block, image, recognize)
+    # Both read as ")"; no "(" is open above either, a "{" is: each closes it.
+    assert fixed.text.split("\n") == ["int f(void) {", "    if (x) {", "    }", "    return 0;",
+                                      "}"], fixed.text
+    assert len(fixed.lines) == 5

@@ -217,3 +217,18 @@ def test_only_complete_runs_replace_the_committed_results(tmp_path):
     assert peers_runner.results_path(peers(["--ids", "x"])) is None
     assert peers_runner.results_path(peers(["--peers", "tesseract"])) is None
     assert peers_runner.results_path(peers(["--no-results"])) is None
+
+
+def test_one_sets_run_rewrites_its_own_block_and_keeps_the_others(tmp_path):
+    from tools import readme_blocks
+
+    (tmp_path / "mine.json").write_text(json.dumps({"n": 2}), encoding="utf-8")
+    readme = tmp_path / "README.md"
+    readme.write_text("<!-- results: mine -->\nold\n<!-- /results: mine -->\n"
+                      "<!-- results: theirs -->\nkept\n<!-- /results: theirs -->\n",
+                      encoding="utf-8")
+    assert readme_blocks.rewrite({"mine": ("mine.json", lambda r: f"n = {r['n']}")},
+                                 readme=readme, results=tmp_path) == 0
+    assert readme.read_text(encoding="utf-8") == (
+        "<!-- results: mine -->\nn = 2\n<!-- /results: mine -->\n"
+        "<!-- results: theirs -->\nkept\n<!-- /results: theirs -->\n")
