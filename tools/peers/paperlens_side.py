@@ -31,7 +31,7 @@ class PaperlensConverter:
 
     @property
     def ort_threads(self) -> int | None:
-        return self._engine.runtime.sessions.threads
+        return self._engine.models.sessions.threads
 
     def convert(self, path: Path) -> tuple[str, int]:
         result = self._engine.convert(path, self._options)
