@@ -34,6 +34,7 @@ __all__ = [
     "teds",
     "teds_structure",
     "text_exact_match",
+    "text_kept",
     "text_similarity",
 ]
 
@@ -48,6 +49,18 @@ def text_similarity(pred_md: str, truth: str) -> float:
     """
     return similarity(strip_markdown(canonical_math(pred_md)),
                       strip_markdown(canonical_math(truth)))
+
+
+def text_kept(pred_md: str, truth: str) -> float:
+    """The share of the truth's characters (spaces aside, after stripping Markdown) that the
+    output holds, in any order: what a page kept, where text_similarity also scores its order.
+
+    1.0 when the truth has no character.
+    """
+    wanted = Counter(c for c in strip_markdown(canonical_math(truth)) if not c.isspace())
+    held = Counter(c for c in strip_markdown(canonical_math(pred_md)) if not c.isspace())
+    total = sum(wanted.values())
+    return 1.0 if total == 0 else sum((wanted & held).values()) / total
 
 
 def text_exact_match(pred_md: str, truth: str) -> float:
