@@ -9,11 +9,12 @@ engine."""
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.hosting import HostError, error_types
+from engine.hosting import Converter, HostError, error_types
 from engine.types import DocumentResult
 
 WARM_UP_STEM = "warm-up"
@@ -41,6 +42,24 @@ def make_error(kind: str) -> Exception:
     if kind == "Cancelled":
         return made()
     return made(f"{kind} met while reading the document.")
+
+
+def protocol_gaps(host: type) -> list[str]:
+    """What `host` lacks of engine.hosting.Converter: a call it does not offer, or one whose
+    parameters are not the protocol's (by name, in order). Empty for a whole Converter."""
+    calls = [name for name, value in vars(Converter).items()
+             if not name.startswith("_") and inspect.isfunction(value)]
+    gaps = []
+    for name in calls:
+        offered = getattr(host, name, None)
+        if not callable(offered):
+            gaps.append(f"no {name}")
+            continue
+        wanted = list(inspect.signature(getattr(Converter, name)).parameters)
+        given = list(inspect.signature(offered).parameters)
+        if given != wanted:
+            gaps.append(f"{name}{tuple(given)} is not {name}{tuple(wanted)}")
+    return gaps
 
 
 def same_error(got: BaseException, sent: BaseException) -> bool:
