@@ -10,10 +10,10 @@ engine."""
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.device.status import DeviceStatus
 from engine.hosting import Converter, HostError, error_types
 from engine.types import DocumentResult
 
@@ -70,12 +70,6 @@ def same_error(got: BaseException, sent: BaseException) -> bool:
             and getattr(got, "distributions", None) == getattr(sent, "distributions", None))
 
 
-@dataclass(frozen=True)
-class Status:
-    def to_json(self) -> dict[str, Any]:
-        return {"effective": "cpu"}
-
-
 class Models:
     """Loads nothing: a warm-up asks for each role."""
 
@@ -87,8 +81,9 @@ class FailingEngine:
     def __init__(self, settings: Any = None, threads: int | None = None) -> None:
         self.models = Models()
 
-    def device_status(self) -> Status:
-        return Status()
+    def device_status(self) -> DeviceStatus:
+        return DeviceStatus(configured="cpu", configured_origin="default", effective="cpu",
+                            backend="cpu", decided_by="explicit")
 
     def convert(self, path: Any, options: Any = None, on_event: Any = None,
                 cancel: Any = None) -> None:
