@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.device.status import DeviceStatus
-from engine.hosting import Converter, HostError, error_types
+from engine.hosting import Converter, HostError, cancel_check, error_types
 from engine.types import DocumentResult
 
 WARM_UP_STEM = "warm-up"
@@ -93,3 +93,14 @@ class FailingEngine:
     def read_pages(self, document: Any, numbers: list[int], options: Any, stem: str,
                    on_stage: Any = None, cancel: Any = None) -> Any:
         raise make_error(Path(document.path).stem)
+
+
+class WaitingEngine(FailingEngine):
+    """Reads a page's first stage, then waits for the page's cancel (at most a minute)."""
+
+    def read_pages(self, document: Any, numbers: list[int], options: Any, stem: str,
+                   on_stage: Any = None, cancel: Any = None) -> Any:
+        on_stage(0, numbers[0], "render", None)
+        cancel.wait(60)
+        cancel_check(cancel)()
+        raise HostError("the page was not cancelled", "NotCancelled")

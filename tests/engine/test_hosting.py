@@ -16,8 +16,8 @@ from engine.hosting import (HostError, LocalConverter, RemoteError, cancel_check
                             decode_error, encode_error, error_types)
 from engine.errors import Cancelled, PaperlensError
 from tests.conftest import load_isolated_settings
-from tests.hosting_samples import (FailingEngine, error_kinds, make_error, protocol_gaps,
-                                   same_error)
+from tests.hosting_samples import (FailingEngine, WaitingEngine, error_kinds, make_error,
+                                   protocol_gaps, same_error)
 
 
 def test_the_hosts_offer_the_whole_converter_protocol():
@@ -137,5 +137,30 @@ def test_every_typed_error_reading_a_page_in_the_desktop_apps_child_process(sett
                                threading.Event())
             assert same_error(raised.value, expected), kind
         assert host.pid is not None  # one child answered them all
+    finally:
+        host.close()
+
+
+@pytest.mark.gui
+def test_a_page_read_in_the_child_process_is_cancelled_after_the_stage_it_was_at(settings,
+                                                                                   tmp_path):
+    from gui.engine_process import EngineProcess
+
+    host = EngineProcess(settings, make_engine=WaitingEngine)
+    cancel = threading.Event()
+    heard: list[str] = []
+
+    def on_stage(stage: str) -> None:
+        heard.append(stage)
+        cancel.set()  # the window's cancel, while the child reads the page
+
+    try:
+        with pytest.raises(Cancelled):
+            host.read_page(page_named(tmp_path, "page"), 1, None, "page", on_stage, cancel)
+        assert heard == ["render"]
+        pid = host.pid
+        with pytest.raises(PaperlensError) as raised:  # the same child answers the next one
+            host.convert(tmp_path / "WrongPassword.pdf", None)
+        assert same_error(raised.value, make_error("WrongPassword")) and host.pid == pid
     finally:
         host.close()
