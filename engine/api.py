@@ -51,7 +51,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     # Hosts of the engine: the protocol, its error codec, its cancel and warm-up (ADR 0027)
     "engine.hosting": ("Converter", "LocalConverter", "RemoteError", "encode_error",
                        "decode_error", "error_types", "HostLost", "HostError",
-                       "cancel_check", "warm_up"),
+                       "cancel_check", "warm_up", "device_facts"),
     # Inputs
     "engine.input.suffixes": ("SUPPORTED_SUFFIXES",),
     "engine.input.kinds": ("identify",),
@@ -62,6 +62,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.recipe": ("select_pages", "read_pages", "assemble_document"),
     "engine.page": ("PageOutcome",),
     "engine.cluster.pages": ("ClusterPages",),
+    "engine.cluster.converter": ("ClusterConverter",),
     "engine.cluster.pool": ("check_reachable",),
     "engine.cluster.ledger": ("MAX_ATTEMPTS", "lost_message", "lost_page"),
     # Files and exports made from a result
@@ -111,6 +112,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.cluster.ledger import MAX_ATTEMPTS, lost_message, lost_page
+    from engine.cluster.converter import ClusterConverter
     from engine.cluster.pages import ClusterPages
     from engine.cluster.pool import check_reachable
     from engine.device.status import DeviceStatus
@@ -130,7 +132,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.export.page_words import (InputPixels, PlacedWord, block_lines, table_lines,
                                           words_of)
     from engine.hosting import (Converter, HostError, HostLost, LocalConverter, RemoteError,
-                                cancel_check, decode_error, encode_error, error_types, warm_up)
+                                cancel_check, decode_error, device_facts, encode_error,
+                                error_types, warm_up)
     from engine.input.document import Document, open_document
     from engine.input.kinds import identify
     from engine.input.probe import Identity, probe_document

@@ -1,10 +1,11 @@
 """Hosting the engine: one protocol for every place that reads documents, and the one way a
 typed error, a cancel and a warm-up cross between a host and its caller.
 
-There are four hosts: this process (`LocalConverter`, which the service's workers use), the
-desktop app's child process (gui/engine_process.py), Ray's page workers (engine/cluster/) and
-the service on Ray (service/cluster_worker.py, over engine/cluster/pages.py). Each offers the
-calls of `Converter`, or the part of them its caller needs, and:
+Every host offers the whole of `Converter`: this process (`LocalConverter`: the service's
+workers, the CLI), the desktop app's child process (gui/engine_process.py's EngineProcess,
+whose child hosts its engine with a LocalConverter) and Ray's page workers
+(engine/cluster/converter.py's ClusterConverter: the service on Ray, the CLI's --ray). Each
+front end chooses its host in one place and types against `Converter`. Across every host:
 
 - an error crosses as `RemoteError`, plain data (its class name, its sentence, and for
   `DocumentFailed` the result it carries), made by `encode_error` and raised again as the same
@@ -128,7 +129,8 @@ class Converter(Protocol):
     def read_page(self, source: Path, number: int, options: Any, stem: str,
                   on_stage: StageCallback, cancel: threading.Event) -> Any:
         """The PageOutcome of page `number` of `source` through every page stage; `on_stage`
-        hears the name of each stage that finished."""
+        hears the name of each stage that finished (on Ray: each one the worker reports when
+        asked, every second)."""
 
     def device_status(self) -> Any:
         """The device decision (engine.api.DeviceStatus); answers while a document converts."""

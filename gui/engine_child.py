@@ -1,6 +1,7 @@
-"""The conversion process: one Engine, fed documents over a pipe by the window's process
-(gui/engine_process.py), answering with engine events, log records, device status and each
-document's outcome, all as picklable messages.
+"""The conversion process: one Engine, hosted by engine.api.LocalConverter and fed documents
+and pages over a pipe by the window's process (gui/engine_process.py), answering with engine
+events, page stages, log records, device status and each document's or page's outcome, all as
+picklable messages.
 
 No Qt here and no engine at import: the process is started with multiprocessing's "spawn",
 imports this module, and loads the engine when it runs `serve`."""
@@ -40,8 +41,19 @@ class Convert:
 
 
 @dataclass(frozen=True)
+class ReadPage:
+    """One page of a document through every page stage (Converter.read_page)."""
+
+    source: str
+    number: int
+    options: Any
+    """engine.api.ConvertOptions"""
+    stem: str
+
+
+@dataclass(frozen=True)
 class Cancel:
-    """Stop the document being converted (the latest Convert) before its next stage."""
+    """Stop what runs (the latest Convert or ReadPage) before its next stage."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,21 @@ class Emitted:
     (gui.live_frames.screen_pixels) follow on the picture socket, and the receiver reads them
     straight into a picture's own memory without holding Python's lock (unpickling a page's
     8 MB held it 30 ms on a busy machine, and converting it there needs OpenCV there)."""
+
+
+@dataclass(frozen=True)
+class StageDone:
+    """A page being read (ReadPage) finished this stage."""
+
+    stage: str
+
+
+@dataclass(frozen=True)
+class PageRead:
+    """The page a ReadPage asked for: an engine.api.PageOutcome (its result, crops and
+    picture are plain data)."""
+
+    outcome: Any
 
 
 @dataclass(frozen=True)
@@ -177,10 +204,13 @@ def serve(connection: Any, pictures: socket.socket, settings: Any, log_level: in
     if make_engine is None:
         from engine.api import Engine as make_engine
 
+    from engine.api import LocalConverter
+
     engine = make_engine(replace(settings, origins=MappingProxyType(settings.origins)))
     log.info("conversion process %d ready", os.getpid())
     requests: queue.SimpleQueue = queue.SimpleQueue()
-    runner = threading.Thread(target=run_conversions, args=(engine, requests, outbox),
+    runner = threading.Thread(target=run_conversions,
+                              args=(LocalConverter(engine), requests, outbox),
                               name="paperlens-conversion", daemon=True)
     runner.start()
     listen(connection, requests)
@@ -189,14 +219,14 @@ def serve(connection: Any, pictures: socket.socket, settings: Any, log_level: in
 
 def listen(connection: Any, requests: queue.SimpleQueue) -> None:
     """Read the window's messages until Stop or the pipe's end; a Cancel stops the latest
-    document (the window sends the next Convert only after the last one's outcome)."""
+    document or page (the window sends the next request only after the last one's outcome)."""
     cancel = threading.Event()
     while True:
         try:
             message = connection.recv()
         except (EOFError, OSError):
             message = Stop()
-        if isinstance(message, Convert):
+        if isinstance(message, (Convert, ReadPage)):
             cancel = threading.Event()
             requests.put((message, cancel))
         elif isinstance(message, Cancel):
@@ -207,15 +237,41 @@ def listen(connection: Any, requests: queue.SimpleQueue) -> None:
             return
 
 
-def run_conversions(engine: Any, requests: queue.SimpleQueue, outbox: Outbox) -> None:
-    while (request := requests.get()) is not None:
-        message, cancel = request
-        outcome = convert(engine, message, cancel, outbox)
-        outbox.send(StatusReport(engine.device_status()))
-        outbox.send(outcome)
+def run_conversions(host: Any, requests: queue.SimpleQueue, outbox: Outbox) -> None:
+    """Answer each request with `host` (an engine.api.LocalConverter), one at a time; the
+    document a page came from stays open for its next page, until the process ends."""
+    try:
+        while (request := requests.get()) is not None:
+            message, cancel = request
+            if isinstance(message, ReadPage):
+                outcome = read_page(host, message, cancel, outbox)
+            else:
+                outcome = convert(host, message, cancel, outbox)
+            outbox.send(StatusReport(host.device_status()))
+            outbox.send(outcome)
+    finally:
+        host.close()
 
 
-def convert(engine: Any, message: Convert, cancel: threading.Event,
+def read_page(host: Any, message: ReadPage, cancel: threading.Event, outbox: Outbox) -> Any:
+    """The page's PageRead message, or its error as engine.api.RemoteError."""
+    from pathlib import Path
+
+    from engine.api import PaperlensError, encode_error
+
+    try:
+        outcome = host.read_page(Path(message.source), message.number, message.options,
+                                 message.stem, lambda stage: outbox.send(StageDone(stage)),
+                                 cancel)
+    except PaperlensError as error:
+        return encode_error(error)
+    except Exception as error:  # a bug must not end the process: the next request goes on
+        log.exception("%s: page %d: unexpected error", message.source, message.number)
+        return encode_error(error)
+    return PageRead(outcome)
+
+
+def convert(host: Any, message: Convert, cancel: threading.Event,
             outbox: Outbox) -> Any:
     """The document's Finished message, or its error as engine.api.RemoteError."""
     from engine.api import DeviceDecided, PageProgress, PaperlensError, encode_error
@@ -229,12 +285,11 @@ def convert(engine: Any, message: Convert, cancel: threading.Event,
                 outbox.send_frame(frame)
             return
         if isinstance(event, DeviceDecided):
-            outbox.send(StatusReport(engine.device_status()))
+            outbox.send(StatusReport(host.device_status()))
         outbox.send(Emitted(event))
 
     try:
-        result = engine.convert(message.path, message.options, on_event=on_event,
-                                cancel=cancel)
+        result = host.convert(message.path, message.options, on_event=on_event, cancel=cancel)
     except PaperlensError as error:
         return encode_error(error)
     except Exception as error:  # a bug must not end the process: the next document goes on

@@ -1,5 +1,5 @@
-"""The real Engine in a child process, behind the surface the conversion worker uses
-(`convert(path, options, on_event, cancel)`, `device_status()`), and `close()`.
+"""The real Engine in a child process, behind the host protocol (engine.api.Converter):
+`convert` a document, `read_page` one page of it, `device_status()` and `close()`.
 
 The window's process keeps only waiting on a pipe while a document converts: the engine's
 Python between model calls runs in the child (gui/engine_child.py), so it never holds the
@@ -18,11 +18,12 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Callable
 
 from engine import api
-from gui.engine_child import (ENGINE_NICENESS, Cancel, Convert, Emitted, Finished,
-                              StatusReport, Stop, portable_settings, serve)
+from gui.engine_child import (ENGINE_NICENESS, Cancel, Convert, Emitted, Finished, PageRead,
+                              ReadPage, StageDone, StatusReport, Stop, portable_settings, serve)
 
 log = logging.getLogger(__name__)
 
@@ -160,9 +161,10 @@ class Child:
 
 
 class EngineProcess:
-    """Hosts engine.api.Engine(settings) in a child process; one per engine key (the worker
-    makes a new one when the settings that make an Engine change). The child's errors cross
-    as engine.api.RemoteError and are raised here as the same type (engine/hosting.py).
+    """Hosts engine.api.Engine(settings) in a child process, as an engine.api.Converter; one
+    per engine key (the worker makes a new one when the settings that make an Engine change).
+    The child hosts its engine with engine.api.LocalConverter; its errors cross as
+    engine.api.RemoteError and are raised here as the same type (engine/hosting.py).
     `make_engine`: a picklable callable the child makes its engine with (Engine when None)."""
 
     runs_here = False
@@ -203,17 +205,33 @@ class EngineProcess:
                 cancel: threading.Event | None = None) -> Any:
         """As Engine.convert: the DocumentResult, or the child's typed error raised again;
         HostLost when the child dies meanwhile."""
-        cancel = cancel or threading.Event()
+        outcome = self._ask(Convert(str(path), options), cancel or threading.Event(),
+                            on_event or (lambda _event: None))
+        return outcome.document()
+
+    def read_page(self, source: Path, number: int, options: Any, stem: str,
+                  on_stage: Callable[[str], None], cancel: threading.Event) -> Any:
+        """As LocalConverter.read_page, in the child: page `number`'s PageOutcome; `on_stage`
+        hears each stage the child finished. The document stays open there for its next page."""
+        outcome = self._ask(ReadPage(str(source), number, options, stem), cancel,
+                            on_stage=on_stage)
+        return outcome.outcome
+
+    def _ask(self, request: Any, cancel: threading.Event,
+             on_event: Callable[[Any], None] = lambda _event: None,
+             on_stage: Callable[[str], None] = lambda _stage: None) -> Any:
+        """Send `request` to the child and follow it to its outcome (Finished or PageRead);
+        the child's typed error raised again here, HostLost when the child dies meanwhile."""
         child = self._running_child()
         try:
-            child.connection.send(Convert(str(path), options))
-            outcome = self._follow(child, on_event or (lambda _event: None), cancel)
+            child.connection.send(request)
+            outcome = self._follow(child, on_event, on_stage, cancel)
         except (EOFError, OSError):
             self._discard(child)
             raise api.HostLost(lost_message(child.process.exitcode)) from None
         if isinstance(outcome, api.RemoteError):
             raise api.decode_error(outcome)
-        return outcome.document()
+        return outcome
 
     def close(self) -> None:
         """Stop the child, if one runs (a document still converting is cancelled)."""
@@ -238,8 +256,8 @@ class EngineProcess:
         return child
 
     def _follow(self, child: Child, on_event: Callable[[Any], None],
-                cancel: threading.Event) -> Any:
-        """Hand the child's messages on until the document's outcome arrives."""
+                on_stage: Callable[[str], None], cancel: threading.Event) -> Any:
+        """Hand the child's messages on until the request's outcome arrives."""
         cancelled_at: float | None = None
         while True:
             if cancel.is_set() and cancelled_at is None:
@@ -251,10 +269,12 @@ class EngineProcess:
                 self._discard(child)
                 return api.encode_error(api.Cancelled())
             message = child.receive(POLL_S)
-            if isinstance(message, (Finished, api.RemoteError)):
+            if isinstance(message, (Finished, PageRead, api.RemoteError)):
                 return message
             if isinstance(message, Emitted):
                 on_event(message.event)
+            elif isinstance(message, StageDone):
+                on_stage(message.stage)
             elif isinstance(message, StatusReport):
                 with self._lock:
                     self._status = message.status

@@ -1,5 +1,6 @@
-"""The conversion worker: a QObject on its own QThread; it owns the Engine (by default hosted in
-a child process, gui/engine_process.py) and speaks in signals."""
+"""The conversion worker: a QObject on its own QThread; it owns a host of the engine (an
+engine.api.Converter: by default the Engine in a child process, gui/engine_process.py) and
+speaks in signals."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
@@ -18,21 +19,28 @@ from gui.live_page import LivePageBuilder
 from gui.reading_choices import ReadingChoices
 from settings import Settings, SettingsStore
 
+if TYPE_CHECKING:
+    from engine.api import Converter
+
 log = logging.getLogger(__name__)
 
-EngineFactory = Callable[[Settings], Any]
+EngineFactory = Callable[[Settings], "Converter"]
+"""Makes the worker's host of the engine for the settings (tests hand in stand-ins that offer
+what the worker calls: convert and device_status)."""
 
 
-def default_engine_factory(settings: Settings) -> Any:
-    """The shipping engine: engine.api.Engine in a child process, started on its first
-    document, so the engine's Python never holds the window's interpreter lock."""
+def default_engine_factory(settings: Settings) -> Converter:
+    """The one place the window chooses its host of the engine: engine.api.Engine in a child
+    process (EngineProcess, a Converter), started on its first document, so the engine's
+    Python never holds the window's interpreter lock."""
     from gui.engine_process import EngineProcess  # imported off the UI thread, when needed
 
     return EngineProcess(settings)
 
 
-def close_engine(engine: Any) -> None:
-    """Stop what an engine holds beyond this process (a child process); a no-op for others."""
+def close_engine(engine: Converter) -> None:
+    """Stop what a host holds beyond this process (a child process); a test's stand-in may
+    hold nothing and offer no close."""
     close = getattr(engine, "close", None)
     if close is not None:
         close()
@@ -82,9 +90,9 @@ class ConversionWorker(QObject):
         super().__init__()
         self._store = store
         self._factory = engine_factory or default_engine_factory
-        self._engine: Any = None
+        self._engine: Converter | None = None
         self._engine_key: tuple | None = None
-        self._retired: list[Any] = []
+        self._retired: list[Converter] = []
         self._lock = threading.Lock()
         self._generation = 0
         self.convertRequested.connect(self._convert, Qt.ConnectionType.QueuedConnection)
@@ -93,8 +101,8 @@ class ConversionWorker(QObject):
     # -- thread-safe, callable from the window --------------------------------------------------
 
     @property
-    def engine(self) -> Any:
-        """The current Engine, or None before the first document."""
+    def engine(self) -> Converter | None:
+        """The current host of the engine, or None before the first document."""
         with self._lock:
             return self._engine
 
@@ -199,7 +207,7 @@ class ConversionWorker(QObject):
         for engine in retired:
             close_engine(engine)
 
-    def _engine_for(self, settings: Settings) -> Any:
+    def _engine_for(self, settings: Settings) -> Converter:
         with self._lock:
             key = self._key(settings)
             if self._engine is None or self._engine_key != key:

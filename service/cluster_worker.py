@@ -1,7 +1,8 @@
 """The worker process of a server started with `--ray ADDRESS`: it reads no page itself.
 
-It starts page workers on the Ray cluster (engine.cluster.pages: one Engine each, models loaded
-once per worker) and keeps each of them busy with one page claimed from the job table. A page
+Its host of the engine is the Ray cluster's (engine.api.ClusterConverter, chosen by
+service.converter.open_converter: page workers with one Engine each, models loaded once per
+worker), and it keeps each page worker busy with one page claimed from the job table. A page
 that comes back is checkpointed as a local worker's is; a page whose cluster worker was lost
 waits to be claimed again by another, and is a failed page (WorkerLost) after its second loss;
 cancelling a job stops its pages at their next stage; documents are assembled here by the local
@@ -19,16 +20,20 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from engine.api import ClusterUnavailable, PaperlensError
+from engine.api import ClusterUnavailable, PaperlensError, device_facts
 from service.checkpoint import save_crops
-from service.converter import model_report
+from service.converter import model_report, open_converter
 from service.database import ACTIVE
 from service.options import JobOptions, convert_options
 from service.storage import DataFolder
 from service.work_queue import PageWork, WorkQueue
 from service.worker import (assemble, internal_failure, record_page, settle_failure,
                             start_worker, worker_parser)
+
+if TYPE_CHECKING:
+    from engine.api import ClusterConverter
 
 log = logging.getLogger("paperlens.worker")
 WAIT_S = 0.2
@@ -50,8 +55,8 @@ class Running:
 class ClusterWorker:
     """Claims pages for the idle cluster workers and settles what comes back."""
 
-    def __init__(self, folder: DataFolder, queue: WorkQueue, pages, slot: int,
-                 settings) -> None:
+    def __init__(self, folder: DataFolder, queue: WorkQueue, pages: ClusterConverter,
+                 slot: int, settings) -> None:
         from engine.api import MAX_ATTEMPTS
 
         self.folder = folder
@@ -149,32 +154,29 @@ def _key(work: PageWork) -> tuple[str, int, int]:
     return (work.job_id, work.doc, work.idx)
 
 
-def cluster_facts(address: str, pages) -> dict:
+def cluster_facts(address: str, pages: ClusterConverter) -> dict:
     """What /health shows of the cluster: where, and each page worker's place and device."""
     return {"address": address, "page_workers": [
         {"host": w.host, "pid": w.pid, "node": w.node,
          "device": (w.device or {}).get("effective")} for w in pages.workers]}
 
 
-def connect(address: str, workers: int | None, settings, queue: WorkQueue, slot: int, pid: int):
+def connect(address: str, workers: int | None, settings, queue: WorkQueue, slot: int,
+            pid: int) -> ClusterConverter:
     """Page workers on the cluster, models loaded; until then the worker row says `warming`,
     or `failed` with the reason while the cluster cannot be used (tried again and again)."""
-    from engine.api import ClusterPages
-
     while True:
         started = time.perf_counter()
         queue.set_worker(slot, pid, "warming", started_at=time.time(), error=None)
         try:
-            pages = ClusterPages(address, settings, workers=workers)
+            pages = open_converter(settings, address, workers)
         except ClusterUnavailable as exc:
             queue.set_worker(slot, pid, "failed", error=exc.message)
             log.error("%s (trying again in %.0f s)", exc.message, RECONNECT_S)
             time.sleep(RECONNECT_S)
             continue
         seconds = round(time.perf_counter() - started, 3)
-        device = dict(pages.workers[0].device or {})
-        device = {key: device.get(key) for key in ("effective", "backend", "adapter",
-                                                   "configured", "reason", "reason_code")}
+        device = device_facts(pages.device_status().to_json())
         device["cluster"] = cluster_facts(address, pages)
         queue.set_worker(slot, pid, "ready", device=device,
                          models=_models(settings), ready_at=time.time(), warm_up_s=seconds)

@@ -1,21 +1,22 @@
 """Who reads a page for a worker: the seam between the job runner and the engine.
 
-A worker claims a page, asks its PageConverter for the page's outcome, and stores it; what
-happens in between is the converter's business. LocalPageConverter is the engine's own host of
-this process (engine.api.LocalConverter: one Engine, models loaded once, at warm-up), with the
-models it verified added to its warm-up report. The cluster worker (service/cluster_worker.py)
-reads pages on Ray through the same protocol's error codec instead."""
+A worker claims a page, asks its host of the engine (an engine.api.Converter) for the page's
+outcome, and stores it; what happens in between is the host's business. `open_converter` is
+the one place the service chooses its host: LocalPageConverter, the engine's own host of this
+process (engine.api.LocalConverter: one Engine, models loaded once, at warm-up) with the
+models it verified added to its warm-up report, or with `--ray` engine.api.ClusterConverter,
+the page workers of a Ray cluster, which the cluster worker (service/cluster_worker.py) keeps
+busy a page each."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, overload
 
-from engine.api import ConvertOptions, LocalConverter, PageOutcome, parse_layout
+from engine.api import Converter, LocalConverter, parse_layout
 
-StageCallback = Callable[[str], None]
+if TYPE_CHECKING:
+    from engine.api import ClusterConverter
 
 
 @dataclass(frozen=True)
@@ -26,16 +27,27 @@ class WarmUp:
     seconds: float
 
 
-class PageConverter(Protocol):
-    def warm_up(self) -> WarmUp:
-        """Load what reading needs and read one small page, so the first request is not the
-        slow one."""
+@overload
+def open_converter(settings, ray_address: None = None,
+                   cluster_workers: None = None) -> LocalPageConverter: ...
 
-    def read_page(self, source: Path, number: int, options: ConvertOptions, stem: str,
-                  on_stage: StageCallback, cancel: threading.Event) -> PageOutcome:
-        """Page `number` of `source` through every page stage. Raises Cancelled when `cancel`
-        is set (checked before every stage), and the engine's typed errors that stop a
-        document."""
+
+@overload
+def open_converter(settings, ray_address: str,
+                   cluster_workers: int | None = None) -> ClusterConverter: ...
+
+
+def open_converter(settings, ray_address: str | None = None,
+                   cluster_workers: int | None = None) -> Converter:
+    """The host that reads the service's pages: the engine in this process, or with
+    `ray_address` its page workers on that Ray cluster (one per CPU there, or
+    `cluster_workers`), models loaded once each. Raises ClusterUnavailable when the cluster
+    cannot be used."""
+    if ray_address is None:
+        return LocalPageConverter(settings)
+    from engine.api import ClusterConverter  # the cluster's modules: only with --ray
+
+    return ClusterConverter(ray_address, settings, workers=cluster_workers)
 
 
 class LocalPageConverter(LocalConverter):

@@ -1,4 +1,4 @@
-"""A worker process: one page converter (one engine, models loaded once), claiming pages and
+"""A worker process: one host of the engine (one engine, models loaded once), claiming pages and
 documents from the job table until its server is gone.
 
     python -m service.worker --data-dir DIR --slot N --epoch E --parent PID
@@ -24,10 +24,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Iterator
 
-from engine.api import (Cancelled, CorruptDocument, DocumentFailed, PageResult, PaperlensError,
-                        PasswordRequired, UnsupportedInput, assemble_document, ignore_event)
+from engine.api import (Cancelled, Converter, CorruptDocument, DocumentFailed, PageResult,
+                        PaperlensError, PasswordRequired, UnsupportedInput, assemble_document,
+                        ignore_event)
 from service.checkpoint import CheckpointError, encode_result, save_crops, stored_outcomes
-from service.converter import LocalPageConverter, PageConverter
+from service.converter import open_converter
 from service.database import Database
 from service.options import JobOptions, convert_options
 from service.storage import DataFolder, tree_bytes
@@ -41,7 +42,7 @@ DOCUMENT_ERRORS = (UnsupportedInput, CorruptDocument, PasswordRequired)
 
 
 class Worker:
-    def __init__(self, folder: DataFolder, queue: WorkQueue, converter: PageConverter,
+    def __init__(self, folder: DataFolder, queue: WorkQueue, converter: Converter,
                  slot: int, settings) -> None:
         self.settings = settings
         self.folder = folder
@@ -235,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
 
     queue.set_worker(args.slot, pid, "warming", started_at=time.time(), error=None)
     settings = SettingsStore().load()
-    converter = LocalPageConverter(settings)
+    converter = open_converter(settings)  # the engine here (--ray: service/cluster_worker.py)
     try:
         warm = converter.warm_up()
         queue.set_worker(args.slot, pid, "ready", device=warm.device, models=warm.models,

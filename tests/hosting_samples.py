@@ -9,11 +9,12 @@ engine."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect
 from pathlib import Path
 from typing import Any
 
-from engine.hosting import HostError, error_types
+from engine.device.status import DeviceStatus
+from engine.hosting import Converter, HostError, cancel_check, error_types
 from engine.types import DocumentResult
 
 WARM_UP_STEM = "warm-up"
@@ -43,18 +44,30 @@ def make_error(kind: str) -> Exception:
     return made(f"{kind} met while reading the document.")
 
 
+def protocol_gaps(host: type) -> list[str]:
+    """What `host` lacks of engine.hosting.Converter: a call it does not offer, or one whose
+    parameters are not the protocol's (by name, in order). Empty for a whole Converter."""
+    calls = [name for name, value in vars(Converter).items()
+             if not name.startswith("_") and inspect.isfunction(value)]
+    gaps = []
+    for name in calls:
+        offered = getattr(host, name, None)
+        if not callable(offered):
+            gaps.append(f"no {name}")
+            continue
+        wanted = list(inspect.signature(getattr(Converter, name)).parameters)
+        given = list(inspect.signature(offered).parameters)
+        if given != wanted:
+            gaps.append(f"{name}{tuple(given)} is not {name}{tuple(wanted)}")
+    return gaps
+
+
 def same_error(got: BaseException, sent: BaseException) -> bool:
     """The same type, sentence, and what the type carries."""
     return (type(got) is type(sent) and str(got) == str(sent)
             and getattr(got, "kind", None) == getattr(sent, "kind", None)
             and getattr(got, "result", None) == getattr(sent, "result", None)
             and getattr(got, "distributions", None) == getattr(sent, "distributions", None))
-
-
-@dataclass(frozen=True)
-class Status:
-    def to_json(self) -> dict[str, Any]:
-        return {"effective": "cpu"}
 
 
 class Models:
@@ -68,8 +81,9 @@ class FailingEngine:
     def __init__(self, settings: Any = None, threads: int | None = None) -> None:
         self.models = Models()
 
-    def device_status(self) -> Status:
-        return Status()
+    def device_status(self) -> DeviceStatus:
+        return DeviceStatus(configured="cpu", configured_origin="default", effective="cpu",
+                            backend="cpu", decided_by="explicit")
 
     def convert(self, path: Any, options: Any = None, on_event: Any = None,
                 cancel: Any = None) -> None:
@@ -79,3 +93,14 @@ class FailingEngine:
     def read_pages(self, document: Any, numbers: list[int], options: Any, stem: str,
                    on_stage: Any = None, cancel: Any = None) -> Any:
         raise make_error(Path(document.path).stem)
+
+
+class WaitingEngine(FailingEngine):
+    """Reads a page's first stage, then waits for the page's cancel (at most a minute)."""
+
+    def read_pages(self, document: Any, numbers: list[int], options: Any, stem: str,
+                   on_stage: Any = None, cancel: Any = None) -> Any:
+        on_stage(0, numbers[0], "render", None)
+        cancel.wait(60)
+        cancel_check(cancel)()
+        raise HostError("the page was not cancelled", "NotCancelled")

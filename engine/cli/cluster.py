@@ -1,11 +1,13 @@
 """`paperlens-cli convert --ray [ADDRESS]`: the same conversion loop, its documents read by
 page workers on a Ray cluster (engine/cluster) instead of this process.
 
-`ClusterEngine` stands in for the Engine in the CLI's loop: `convert(path, options, on_event,
-cancel)` returns each document's result or raises its typed error, in input order, while the
-cluster reads ahead. Progress events come in page order, so the CLI shows them as it does for
-a local run. There is no password prompt: an encrypted document needs --password-file or the
-environment variable (the workers must be given the password before they start)."""
+`ClusterEngine` is the CLI's host of the engine on a cluster, a Converter like the local one
+(engine.cluster.converter.ClusterConverter) whose `convert(path, options, on_event, cancel)`
+takes the run's documents in input order, returning each one's result or raising its typed
+error, while the cluster reads ahead. Progress events come in page order, so the CLI shows
+them as it does for a local run. There is no password prompt: an encrypted document needs
+--password-file or the environment variable (the workers must be given the password before
+they start)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from pathlib import Path
 from typing import Iterator, TextIO
 
 from engine import events
+from engine.cluster.converter import ClusterConverter
+from engine.cluster.driver import Cluster
 from engine.output.run_names import output_names
 from engine.errors import PaperlensError
 from engine.options import ConvertOptions
@@ -38,28 +42,32 @@ def is_ray_address(text: str) -> bool:
     return bool(ADDRESS.match(text))
 
 
-class ClusterEngine:
+class ClusterEngine(ClusterConverter):
+    """The page workers of the cluster at `address` (None or "": RAY_ADDRESS, or a Ray started
+    here), with the run's documents queued so that the cluster reads ahead of `convert`."""
+
     def __init__(self, address: str, settings, paths: list[Path], options: ConvertOptions,
                  output_dir: Path, err: TextIO) -> None:
-        from engine.cluster.driver import Cluster
-
-        self.cluster = Cluster(address or None, settings)
+        super().__init__(address or None, settings)
         self.jobs = [(path, replace(options, output_name=name))
                      for path, name in zip(paths, output_names(paths, output_dir))]
         self._sink: events.EventCallback = events.ignore_event
         self._results: Iterator[tuple[Path, DocumentResult | PaperlensError]] | None = None
         self._done = 0
-        hosts = Counter(worker.host for worker in self.cluster.workers)
-        print(f"cluster: {len(self.cluster.workers)} page worker(s) on "
+        hosts = Counter(worker.host for worker in self.workers)
+        print(f"cluster: {len(self.workers)} page worker(s) on "
               + ", ".join(f"{host} ({count})" for host, count in sorted(hosts.items())),
               file=err, flush=True)
 
     def convert(self, path: Path, options: ConvertOptions,
                 on_event: events.EventCallback = events.ignore_event,
                 cancel: threading.Event | None = None) -> DocumentResult:
-        self._sink = on_event
+        """The next queued document's result (`path` and `options` must be its own), or its
+        typed error; the documents after it are being read meanwhile."""
+        self._sink = on_event or events.ignore_event
         if self._results is None:
-            self._results = self.cluster.convert(self.jobs, self._forward, cancel)
+            driver = Cluster(None, None, pool=self.pool)
+            self._results = driver.convert(self.jobs, self._forward, cancel)
         _, outcome = next(self._results)
         if (path, options) != self.jobs[self._done]:
             raise RuntimeError(f"the CLI asked for {path} out of the order it queued")
@@ -67,9 +75,6 @@ class ClusterEngine:
         if isinstance(outcome, PaperlensError):
             raise outcome
         return outcome
-
-    def close(self) -> None:
-        self.cluster.close()
 
     def _forward(self, event: events.Event) -> None:
         self._sink(event)

@@ -20,6 +20,7 @@ from engine.cli.stopping import StopRequests, Stopped, mupdf_quiet
 from engine.cli.terminal import ShownStream
 from engine.errors import Cancelled, ModelUnavailable, PaperlensError, PasswordRequired
 from engine.formats import EXPORT_SUFFIXES, format_flags, parse_formats
+from engine.hosting import Converter, LocalConverter
 from engine.output.run_names import output_names
 from engine.options import (options_from_settings, parse_languages, parse_layout,
                             parse_method, parse_page_ranges, parse_tables_across_pages)
@@ -169,8 +170,8 @@ def describe_page_error(error) -> str:
     return f"{line} (an internal error in Paperlens, not a fault of the document; please report it)"
 
 
-def convert_one(engine, path: Path, options, progress: "PageProgress", cancel: threading.Event,
-                ask: PasswordPrompt | None):
+def convert_one(engine: Converter, path: Path, options, progress: "PageProgress",
+                cancel: threading.Event, ask: PasswordPrompt | None):
     """The document's result and the options to go on with: a password asked for on the
     terminal is kept for the documents after it."""
     tries = 0
@@ -259,7 +260,8 @@ def convert_inputs(args: argparse.Namespace, settings, err: TextIO, stop: StopRe
     if not paths:
         print("error: no supported documents found in the given folders.", file=err)
         return EXIT_FAILED
-    engine = Engine(settings)
+    # The run's host of the engine (engine/hosting.py): this process, or a Ray cluster's workers.
+    engine: Converter = LocalConverter(Engine(settings))
     if args.ray is not None:
         from engine.cli.cluster import ClusterEngine
         try:

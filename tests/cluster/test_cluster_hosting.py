@@ -1,16 +1,20 @@
 """Every typed error through Ray's hosts of the engine and back as the same type: a page worker
 on the two-node cluster answering single pages (engine.cluster.pages, what the service on Ray
-uses) and the driver converting documents (engine.cluster.driver, `paperlens-cli --ray`). The
-worker's engine fails on purpose (tests/hosting_samples.py), so no model is loaded."""
+uses), the driver converting documents (engine.cluster.driver, `paperlens-cli --ray`), and the
+cluster as a Converter (engine.cluster.converter: convert, read_page, device_status, close).
+The worker's engine fails on purpose (tests/hosting_samples.py), so no model is loaded."""
 
 from __future__ import annotations
+
+import threading
 
 import cv2
 import numpy as np
 import pytest
 
 from engine.errors import PaperlensError
-from tests.hosting_samples import FailingEngine, error_kinds, make_error, same_error
+from tests.hosting_samples import (FailingEngine, error_kinds, make_error, protocol_gaps,
+                                   same_error)
 
 pytestmark = [pytest.mark.cluster]
 
@@ -28,6 +32,7 @@ def page_named(folder, kind: str):
 def test_every_typed_error_from_a_ray_page_worker_comes_back_as_itself(two_nodes,
                                                                        cluster_settings,
                                                                        tmp_path):
+    from engine.cluster.converter import ClusterConverter
     from engine.cluster.driver import Cluster
     from engine.cluster.pages import ClusterPages
     from engine.cluster.pool import WorkerPool
@@ -56,5 +61,21 @@ def test_every_typed_error_from_a_ray_page_worker_comes_back_as_itself(two_nodes
         for kind, (_path, outcome) in zip(kinds, outcomes):
             assert isinstance(outcome, PaperlensError), (kind, outcome)
             assert same_error(outcome, make_error(kind)), kind
+
+        # The same workers as a Converter: every typed error raised by read_page and convert.
+        host = ClusterConverter(None, cluster_settings, pool=pool)
+        assert protocol_gaps(ClusterConverter) == []
+        assert host.device_status().effective == "cpu"  # what FailingEngine's workers said
+        for kind in error_kinds():
+            with pytest.raises(PaperlensError) as raised:
+                host.read_page(page_named(tmp_path, kind), 1, options, kind,
+                               lambda _stage: None, threading.Event())
+            assert same_error(raised.value, make_error(kind)), kind
+        for kind in kinds:
+            with pytest.raises(PaperlensError) as raised:
+                host.convert(page_named(tmp_path, kind), options)
+            assert same_error(raised.value, make_error(kind)), kind
+        host.close()  # the pool's workers end with it
+        assert pool.workers == []
     finally:
         pool.close()

@@ -1,10 +1,13 @@
 """The driver's side of lost workers, with pages read for real in this process by a pool whose
 worker is lost on chosen pages: a page lost once is read again and the output is the one a
-single process writes; a page lost twice is a failed page of a written, partial document."""
+single process writes; a page lost twice is a failed page of a written, partial document.
+The cluster's Converter (ClusterConverter.read_page) keeps the same rule for a single page."""
 
 from __future__ import annotations
 
 import tempfile
+import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -71,6 +74,12 @@ class LosingPool:
     def cancel_running(self) -> None:
         pass
 
+    def cancel(self, task) -> bool:
+        return False
+
+    def stages(self, timeout_s: float) -> dict:
+        return {}
+
     def close(self) -> None:
         pass
 
@@ -121,3 +130,33 @@ def test_a_page_lost_twice_is_failed_and_the_document_written(engine, three_page
     assert error.kind == "WorkerLost" and "lost twice" in error.message
     written = (out / "three.json").read_text()
     assert "WorkerLost" in written and (out / "three.md").exists()
+
+
+def test_a_single_page_read_by_the_clusters_converter_keeps_the_drivers_rule(engine,
+                                                                              three_pages):
+    from engine.cluster.converter import ClusterConverter
+    from engine.hosting import LocalConverter
+
+    pool = LosingPool(engine, lose=[2, 2, 2])
+    host = ClusterConverter(None, None, pool=pool)
+    options = ConvertOptions()
+    stages: list[str] = []
+
+    def read() -> object:
+        return host.read_page(three_pages, 2, options, "three", stages.append,
+                              threading.Event())
+
+    failed = read()  # lost twice: a failed page, as in a document
+    assert failed.result.status is Status.FAILED and failed.result.page_number == 2
+    [error] = failed.result.errors
+    assert error.kind == "WorkerLost" and "lost twice" in error.message
+    read_again = read()  # lost once, then read by the next idle worker
+    assert [t.pages for t in pool.sent] == [(2,), (2,), (2,), (2,)]
+    here = LocalConverter(engine)
+    try:
+        local = here.read_page(three_pages, 2, options, "three", stages.append,
+                               threading.Event())
+    finally:
+        here.close()
+    assert replace(read_again.result, timings_s={}) == replace(local.result, timings_s={})
+    assert read_again.result.blocks

@@ -1,6 +1,7 @@
-"""Every typed error through every host of the engine on this machine, and back as the same
-type: the codec alone, the engine in this process (the service's workers' converter), and the
-desktop app's child process. Ray's hosts: tests/cluster/test_cluster_hosting.py."""
+"""Every host offers the whole Converter protocol, and every typed error goes through every
+host of the engine on this machine and back as the same type: the codec alone, the engine in
+this process (the service's workers' converter), and the desktop app's child process, both
+converting a document and reading a page. Ray's hosts: tests/cluster/test_cluster_hosting.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,23 @@ from engine.hosting import (HostError, LocalConverter, RemoteError, cancel_check
                             decode_error, encode_error, error_types)
 from engine.errors import Cancelled, PaperlensError
 from tests.conftest import load_isolated_settings
-from tests.hosting_samples import FailingEngine, error_kinds, make_error, same_error
+from tests.hosting_samples import (FailingEngine, WaitingEngine, error_kinds, make_error,
+                                   protocol_gaps, same_error)
+
+
+def test_the_hosts_offer_the_whole_converter_protocol():
+    from engine.cluster.converter import ClusterConverter
+    from service.converter import LocalPageConverter
+
+    for host in (LocalConverter, LocalPageConverter, ClusterConverter):
+        assert protocol_gaps(host) == [], host
+
+
+@pytest.mark.gui
+def test_the_desktop_apps_child_process_offers_the_whole_converter_protocol():
+    from gui.engine_process import EngineProcess
+
+    assert protocol_gaps(EngineProcess) == []
 
 
 def test_the_codec_knows_every_typed_error_the_engine_declares():
@@ -102,5 +119,48 @@ def test_every_typed_error_converting_in_the_desktop_apps_child_process(settings
                 host.convert(tmp_path / f"{kind}.pdf", None)
             assert same_error(raised.value, expected), kind
         assert host.pid is not None  # one child answered them all
+    finally:
+        host.close()
+
+
+@pytest.mark.gui
+def test_every_typed_error_reading_a_page_in_the_desktop_apps_child_process(settings, tmp_path):
+    from gui.engine_process import EngineProcess
+
+    host = EngineProcess(settings, make_engine=FailingEngine)
+    try:
+        for kind in [*error_kinds(), "KeyError"]:
+            sent = make_error(kind)
+            expected = HostError("KeyError: 'x'", "KeyError") if kind == "KeyError" else sent
+            with pytest.raises(PaperlensError) as raised:
+                host.read_page(page_named(tmp_path, kind), 1, None, kind, lambda _stage: None,
+                               threading.Event())
+            assert same_error(raised.value, expected), kind
+        assert host.pid is not None  # one child answered them all
+    finally:
+        host.close()
+
+
+@pytest.mark.gui
+def test_a_page_read_in_the_child_process_is_cancelled_after_the_stage_it_was_at(settings,
+                                                                                   tmp_path):
+    from gui.engine_process import EngineProcess
+
+    host = EngineProcess(settings, make_engine=WaitingEngine)
+    cancel = threading.Event()
+    heard: list[str] = []
+
+    def on_stage(stage: str) -> None:
+        heard.append(stage)
+        cancel.set()  # the window's cancel, while the child reads the page
+
+    try:
+        with pytest.raises(Cancelled):
+            host.read_page(page_named(tmp_path, "page"), 1, None, "page", on_stage, cancel)
+        assert heard == ["render"]
+        pid = host.pid
+        with pytest.raises(PaperlensError) as raised:  # the same child answers the next one
+            host.convert(tmp_path / "WrongPassword.pdf", None)
+        assert same_error(raised.value, make_error("WrongPassword")) and host.pid == pid
     finally:
         host.close()

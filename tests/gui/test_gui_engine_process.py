@@ -1,5 +1,6 @@
-"""The engine as the app ships it, in a child process: a real conversion end to end, cancel,
-a child killed mid-document, and no process left once the window closes."""
+"""The engine as the app ships it, in a child process: a real conversion end to end, a page
+read there as it is read here, cancel, a child killed mid-document, and no process left once
+the window closes."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ import pickle
 import signal
 import sys
 
+import threading
+from dataclasses import replace
+
+import cv2
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
@@ -159,6 +165,36 @@ def test_no_conversion_process_outlives_its_engine_or_the_window(qtbot, shipping
     assert not process_exists(second)
     assert multiprocessing.active_children() == []
     assert nothing_written_for(tmp_path / "out", "long")
+
+
+@pytest.mark.model
+def test_a_page_read_through_the_conversion_process_is_the_page_read_here(default_models,
+                                                                         engine, tmp_path):
+    from engine.hosting import LocalConverter, sample_page
+    from engine.options import options_from_settings
+
+    path = tmp_path / "page.png"
+    cv2.imwrite(str(path), sample_page())
+    options = options_from_settings(default_models, output_dir=str(tmp_path / "out"))
+    here, there = LocalConverter(engine), EngineProcess(default_models)
+    stages: dict[str, list[str]] = {"here": [], "there": []}
+    try:
+        local = here.read_page(path, 1, options, "page", stages["here"].append,
+                               threading.Event())
+        remote = there.read_page(path, 1, options, "page", stages["there"].append,
+                                 threading.Event())
+        assert there.pid is not None and there.pid != os.getpid()
+        assert there.device_status().effective == engine.device_status().effective
+    finally:
+        here.close()
+        there.close()
+    assert there.pid is None  # closed: no child left
+    assert stages["there"] == stages["here"] and "ocr" in stages["here"]
+    assert replace(remote.result, timings_s={}) == replace(local.result, timings_s={})
+    assert "Paperlens" in " ".join(block.text for block in local.result.blocks)
+    assert [name for name, _ in remote.crops] == [name for name, _ in local.crops]
+    assert all(np.array_equal(a, b) for (_, a), (_, b) in zip(remote.crops, local.crops))
+    assert (remote.image is None) == (local.image is None)
 
 
 # -- the messages, without a child ---------------------------------------------------------------

@@ -33,7 +33,7 @@ def test_every_service_module_imports_without_ray():
     assert "service.cluster_worker" in modules
     done = subprocess.run(
         [sys.executable, "-c", HIDE_RAY + "import importlib; [importlib.import_module(m) for m "
-         f"in {modules!r}]; import engine.cluster.pages"],
+         f"in {modules!r}]; import engine.cluster.pages, engine.cluster.converter"],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
