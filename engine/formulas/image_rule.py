@@ -11,6 +11,7 @@ on a second seed.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 import numpy as np
@@ -22,7 +23,7 @@ from engine.imaging import grey_levels
 from engine.text import has_cjk
 from engine.types import BlockKind, Line, Region
 
-_WORD = re.compile(r"[^\W\d_]{4,}")
+_LETTER_CLASS = re.compile(r"[^\W\d_]")
 _LETTER = re.compile(r"[A-Za-z]")
 
 
@@ -63,7 +64,27 @@ def may_be_formula_image(regions: tuple[Region, ...] | None, lines: tuple[Line, 
         return False
     if has_cjk_text(lines, rules):
         return False
-    return sum(len(_WORD.findall(line.text)) for line in lines) <= rules.max_words
+    return sum(prose_words(line.text) for line in lines) <= rules.max_words
+
+
+def _in_word(char: str) -> bool:
+    """A letter, or a mark written with one: a Devanagari, Thai or Tamil vowel sign or virama
+    (Unicode category M) is part of its word, not a break in it."""
+    return bool(_LETTER_CLASS.match(char)) or unicodedata.category(char).startswith("M")
+
+
+def prose_words(text: str) -> int:
+    """Words of four letters or more (their marks counted with them). Counted as letters alone,
+    the words of a Hindi page broke at every vowel sign ("भारत" is bha, aa-sign, ra, ta), so the
+    page looked like no prose and the formula model read its whole ink (4 s for nothing)."""
+    words = run = 0
+    for char in text + " ":
+        if _in_word(char):
+            run += 1
+            continue
+        words += run >= 4
+        run = 0
+    return words
 
 
 def spelled_share(latex: str, rules: FormulaImageRules = FORMULA_IMAGE) -> float:

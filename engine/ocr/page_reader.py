@@ -12,8 +12,9 @@ from engine.ocr.direction import TextDirectionClassifier
 from engine.ocr.orientation import (PageOrientationClassifier, looks_sideways, needs_second_opinion,
                                     quarter_turn, upside_down)
 from engine.ocr.reading_rules import PAGE_READING, PageReadingRules
-from engine.ocr.recognition import TextRecognizer
-from engine.ocr.script_reading import ScriptReader, ScriptReadings, Unreadable
+from engine.ocr.recognition import Recognized, TextRecognizer
+from engine.ocr.script_detection import Asked, Unreadable
+from engine.ocr.script_reading import KnownLines, ScriptReader, ScriptReadings
 from engine.ocr.spacing import restore_word_spaces
 from engine.ocr.word_boxes import line_words
 from engine.types import Box, Line
@@ -55,15 +56,16 @@ class PageReader:
         self.rules = rules
 
     def read_lines(self, crops: list[np.ndarray], languages: tuple[str, ...] = (),
-                   script: str | None = None) -> ScriptReadings:
+                   known: KnownLines = KnownLines()) -> ScriptReadings:
         """Line crops read by the PP-OCR recogniser, and those in scripts it cannot read by
         Tesseract (engine/ocr/script_reading.py; every line with the languages the user
-        named). `script`: the script beyond PP-OCR's the page was found to be in."""
+        named). `known`: what checking the page's orientation found about these crops (the
+        script beyond PP-OCR's they are in, the lines it read)."""
         if self.scripts is None:
             return ScriptReadings(self.recognizer.recognize(crops))
         least = self.rules.min_line_score
         if not languages:
-            return self.scripts.read_page(crops, self.recognizer.recognize, least, script)
+            return self.scripts.read_page(crops, self.recognizer.recognize, least, known)
         return self.scripts.read_again(crops, self.recognizer.recognize(crops), least, languages)
 
     def quarter_turn(self, image: np.ndarray, regions: list[TextRegion]) -> int:
@@ -95,33 +97,41 @@ class PageReader:
         """Whether an upside-down verdict of the line classifier holds (see _confirm_turn)."""
         return self._confirm_turn(crops)[0]
 
-    def _confirm_turn(self, crops: list[np.ndarray]) -> tuple[bool, str | None]:
-        """Whether an upside-down verdict of the line classifier holds, and the script beyond
-        PP-OCR's the lines were found in (None if not). The classifier was trained on Chinese
-        and Latin lines: upright Hebrew and Hindi pages looked upside down to it. When the
-        script probe (engine/ocr/script_reading.py) finds the lines in such a script, its
-        Tesseract data reads the widest lines both ways and decides, and PP-OCR is not asked.
-        Otherwise the verdict holds when PP-OCR reads the widest lines turned over better than
+    def _confirm_turn(self, crops: list[np.ndarray]) -> tuple[bool, KnownLines]:
+        """Whether an upside-down verdict of the line classifier holds, and what was found
+        about the lines on the way (the script probe's answer, the lines read; nothing when
+        the page is turned). The classifier was trained on Chinese and Latin lines: upright
+        Hebrew and Hindi pages looked upside down to it. When the script probe
+        (engine/ocr/script_reading.py) finds the lines in such a script, its Tesseract data
+        reads the widest lines both ways and decides, and PP-OCR is not asked (the upright
+        readings are the page's). Otherwise the verdict holds when PP-OCR reads the widest lines turned over better than
         as they lie (mean score `turn_score_gain` higher, or `turn_score_sure`, and most of them
         not doubted); failing that Tesseract's detection and recogniser decide (when they cannot
         tell, the page is left as it lies)."""
         if self.scripts is None:
-            return True, None
+            return True, KnownLines()
         widest = sorted(range(len(crops)), key=lambda i: -crops[i].shape[1])
-        sample = [crops[i] for i in widest[:self.rules.turn_sample_lines]]
-        script = self.scripts.probe(crops, self.recognizer.recognize, self.rules.min_line_score, {})
+        chosen = widest[:self.rules.turn_sample_lines]
+        sample = [crops[i] for i in chosen]
+        parts: dict[int, Recognized] = {}
+        asked: Asked = {}
+        script = self.scripts.probe(crops, self.recognizer.recognize, self.rules.min_line_score,
+                                    parts, asked)
         if script is not None:
-            turned_in = self.scripts.turned_in(sample, script)
-            if turned_in is not None:
-                return turned_in, script
+            both = self.scripts.detection.read_both_ways(sample, script)
+            if both is not None:
+                upright, turned_in = both
+                return turned_in, KnownLines(True, script, parts, dict(zip(chosen, upright)),
+                                             asked)
         turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in sample]
         as_read, over = self.recognizer.recognize(sample), self.recognizer.recognize(turned)
         mean_over = sum(r.score for r in over) / len(sample)
         gain = mean_over - sum(r.score for r in as_read) / len(sample)
         if ((gain >= self.rules.turn_score_gain or mean_over >= self.rules.turn_score_sure)
                 and not self.scripts.mostly_doubted(turned, over, self.rules.min_line_score)):
-            return True, None
-        return bool(self.scripts.turned_over(sample)), None
+            return True, KnownLines()
+        turn = bool(self.scripts.detection.turned_over(sample))
+        return turn, KnownLines() if turn else KnownLines(True, script, parts, asked=asked)
 
     def _turn(self, image: np.ndarray, rotation: int
               ) -> tuple[np.ndarray, list[TextRegion], np.ndarray]:
@@ -139,14 +149,15 @@ class PageReader:
         if rotation:
             image, regions, text_mask = self._turn(image, rotation)
         crops = [crop_quad(image, r.quad) for r in regions]
-        script = None
+        known = KnownLines()
         if self.is_upside_down(image, regions, crops):
-            turn, script = self._confirm_turn(crops)
+            turn, known = self._confirm_turn(crops)
             if turn:
                 image, regions, text_mask = self._turn(image, 180)
                 rotation = (rotation + 180) % 360
                 crops = [crop_quad(image, r.quad) for r in regions]
-        found = self.read_lines(crops, languages, script)
+                known = KnownLines()
+        found = self.read_lines(crops, languages, known)
         lines, unread = [], []
         for region, rec, crop in zip(regions, found.readings, crops):
             text = rec.text.strip()

@@ -14,48 +14,26 @@ script whose data is not installed is reported, never read as garbage."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from engine.errors import ModelUnavailable
 from engine.ocr.recognition import Recognized
-from engine.ocr.scripts import (OSD_DEBIAN_PACKAGE, OSD_MODEL_ID, PP_OCR_SCRIPTS, RULES,
-                                SCRIPT_MODELS, ScriptRules, accepted, doubted, doubted_short,
-                                hinted_script,
-                                normalised, osd_script, without_stray_joiners)
-from engine.ocr.tesseract import TesseractLines
+from engine.ocr.script_detection import Asked, ScriptDetection, Unreadable, install_hint
+from engine.ocr.scripts import (PP_OCR_SCRIPTS, RULES, SCRIPT_MODELS, ScriptRules, accepted,
+                                doubted, doubted_short, hinted_script, normalised,
+                                without_stray_joiners)
+from engine.ocr.tesseract import LineReading, TesseractLines
 
 # Tesseract language codes the PP-OCR recogniser reads itself: pinning only these changes
 # nothing.
 PP_OCR_LANGUAGES = frozenset({"eng", "chi_sim", "chi_tra", "jpn", "chi_sim_vert", "chi_tra_vert",
                               "jpn_vert"})
-# Lines stacked for script detection are scaled to this height, cut to OSD_MAX_HEIGHTS line
-# heights long, with this much white between, and repeated up to OSD_MIN_LINES: on one line of
-# Hindi at 48 px the detection answered nothing, on four of them at 64 px "Devanagari" (all
-# seven scripts of tools/scripts named right that way; its time grows with the image's area).
-OSD_LINE_PX = 64
-OSD_MAX_HEIGHTS = 14
-OSD_GAP_PX = 16
-OSD_MIN_LINES = 4
-
 
 Recognize = Callable[[list[np.ndarray]], list[Recognized]]
 """The PP-OCR recogniser: line crops -> their readings."""
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """A script found on the page that no installed recogniser reads, and how to get one."""
-
-    script: str
-    lines: int
-    install: str
-
-    def message(self) -> str:
-        noun = "line" if self.lines == 1 else "lines"
-        return (f"{self.lines} {noun} in the {self.script} script not read: {self.install}")
 
 
 @dataclass(frozen=True)
@@ -67,29 +45,19 @@ class ScriptReadings:
     unreadable: tuple[Unreadable, ...] = ()
 
 
-def install_hint(script: str) -> str:
-    model = SCRIPT_MODELS.get(script)
-    if model is None:
-        return f"Paperlens has no recogniser for the {script} script yet."
-    return (f"install its recogniser with `sudo apt-get install {model.debian_package}` or "
-            f"`paperlens-cli models fetch {model.model_id}`.")
+@dataclass(frozen=True)
+class KnownLines:
+    """What checking a page's orientation learned about its lines (indices into its crops),
+    kept so that reading them does not read them again: whether the script probe ran, the
+    script it found them in, PP-OCR's readings of their first parts, and Tesseract's readings
+    of whole lines in that script, upright."""
 
-
-def stack_lines(crops: list[np.ndarray]) -> np.ndarray:
-    """The crops scaled to one height and stacked with white between them (one RGB image)."""
-    import cv2
-
-    scaled = [cv2.resize(c, (max(1, round(c.shape[1] * OSD_LINE_PX / max(c.shape[0], 1))),
-                             OSD_LINE_PX), interpolation=cv2.INTER_AREA)[:, :OSD_LINE_PX * OSD_MAX_HEIGHTS]
-              for c in crops]
-    scaled = [scaled[i % len(scaled)] for i in range(max(len(scaled), OSD_MIN_LINES))]
-    width = max(s.shape[1] for s in scaled) + 2 * OSD_GAP_PX
-    height = len(scaled) * (OSD_LINE_PX + OSD_GAP_PX) + OSD_GAP_PX
-    sheet = np.full((height, width, 3), 255, dtype=np.uint8)
-    for i, s in enumerate(scaled):
-        y = OSD_GAP_PX + i * (OSD_LINE_PX + OSD_GAP_PX)
-        sheet[y:y + OSD_LINE_PX, OSD_GAP_PX:OSD_GAP_PX + s.shape[1]] = s[:, :, :3]
-    return sheet
+    probed: bool = False
+    script: str | None = None
+    parts: dict[int, Recognized] = field(default_factory=dict)
+    lines: dict[int, LineReading] = field(default_factory=dict)
+    asked: Asked = field(default_factory=dict)
+    """Tesseract's script detection's answers (engine/ocr/script_detection.Asked)."""
 
 
 def unread(reading: Recognized, min_score: float) -> bool:
@@ -103,20 +71,24 @@ class ScriptReader:
     def __init__(self, tesseract: TesseractLines, rules: ScriptRules = RULES) -> None:
         self.tesseract = tesseract
         self.rules = rules
+        self.detection = ScriptDetection(tesseract, rules)
 
     def read_page(self, crops: list[np.ndarray], recognize: Recognize, min_score: float,
-                  script: str | None = None) -> ScriptReadings:
+                  known: KnownLines = KnownLines()) -> ScriptReadings:
         """A page's line crops read with no language named: in the script its probe lines
-        show (read_in_script; `script`: the one they were found in already, while checking
-        the page's orientation), or by PP-OCR (`recognize`) and then read_again."""
-        parts: dict[int, Recognized] = {}
-        if script is None:
-            script = self.probe(crops, recognize, min_score, parts)
+        show (read_in_script; `known`: what checking the page's orientation found already:
+        the script, and the lines read on the way, which are not read again), or by PP-OCR
+        (`recognize`) and then read_again."""
+        parts: dict[int, Recognized] = dict(known.parts)
+        asked = dict(known.asked)
+        script = known.script
+        if not known.probed:
+            script = self.probe(crops, recognize, min_score, parts, asked)
         if script is not None:
-            found = self.read_in_script(crops, script, recognize, min_score, parts)
+            found = self.read_in_script(crops, script, recognize, min_score, parts, known.lines)
             if found is not None:
                 return found
-        return self.read_again(crops, recognize(crops), min_score)
+        return self.read_again(crops, recognize(crops), min_score, asked=asked)
 
     def _long_lines(self, crops: list[np.ndarray]) -> list[int]:
         return [i for i, c in enumerate(crops) if c.shape[1] >= self.rules.min_aspect * c.shape[0]]
@@ -146,20 +118,20 @@ class ScriptReader:
         return doubted(rec.text, rec.score, width, height, min_score, self.rules)
 
     def probe(self, crops: list[np.ndarray], recognize: Recognize, min_score: float,
-              parts: dict[int, Recognized]) -> str | None:
+              parts: dict[int, Recognized], asked: Asked | None = None) -> str | None:
         """The script, beyond PP-OCR's, that the page's widest lines are in, or None. PP-OCR
         reads the first part of up to ScriptRules.probe_lines of them (one short batch, kept
         in `parts`), on a page with enough text for it to pay (probe_min_parts); only when
-        most are doubted does Tesseract's detection name the script.
-        Lines PP-OCR reads in part (Greek without accents, Vietnamese without most tone
+        most are doubted does Tesseract's detection name the script, in the widest
+        ScriptRules.probe_osd_lines lines. Lines PP-OCR reads in part (Greek without accents, Vietnamese without most tone
         marks) are left to read_again: a formula image of the dev set, mostly Greek letters,
         would otherwise be read by Tesseract's Greek data, and read differently."""
         rules = self.rules
         heights = sum(c.shape[1] / max(c.shape[0], 1) for c in crops)
         if heights < rules.probe_min_parts * rules.probe_heights:
             return None
-        chosen = sorted(self._long_lines(crops), key=lambda i: -crops[i].shape[1])
-        chosen = chosen[:rules.probe_lines]
+        widest = sorted(self._long_lines(crops), key=lambda i: -crops[i].shape[1])
+        chosen = widest[:rules.probe_lines]
         if not chosen:
             return None
         self._read_parts(crops, chosen, recognize, parts)
@@ -168,28 +140,33 @@ class ScriptReader:
                 rules.probe_heights * crops[i].shape[0])), crops[i].shape[0], min_score, rules)]
         if 2 * len(doubts) <= len(chosen):
             return None
-        script = self._detect(crops, doubts, [])
+        script = self.detection.detect(crops, widest[:max(len(doubts), rules.probe_osd_lines)],
+                                       [], asked=asked)
         return script if script in SCRIPT_MODELS else None
 
     def read_in_script(self, crops: list[np.ndarray], script: str, recognize: Recognize,
-                       min_score: float, parts: dict[int, Recognized]
-                       ) -> ScriptReadings | None:
+                       min_score: float, parts: dict[int, Recognized],
+                       read: dict[int, LineReading] | None = None) -> ScriptReadings | None:
         """The page's lines whose first part PP-OCR misses (or reads as the script's hint) read
         with the script's Tesseract data only; the others, and those whose Tesseract reading is
         not accepted, read by PP-OCR and then as read_again reads lines, except that the lines
         tried in the script are not read in it again. (Tesseract's Cyrillic data reads an
         English line as Cyrillic look-alikes, "Тһе сіѓу", with confidence: PP-OCR's first
         part keeps such a line PP-OCR's.) None when the script's data is not installed
-        (read_again then reports it for the lines that need it)."""
+        (read_again then reports it for the lines that need it). `read`: lines read in the
+        script already (KnownLines.lines), not read again."""
         model = SCRIPT_MODELS[script]
         long_lines = self._long_lines(crops)
         self._read_parts(crops, long_lines, recognize, parts)
         direct = [i for i in long_lines
                   if self._part_in_script(crops[i], parts[i], min_score, script)]
+        read = read or {}
+        todo = [i for i in direct if i not in read]
         try:
-            found = self.tesseract.read([crops[i] for i in direct], model.model_id)
+            fresh = dict(zip(todo, self.tesseract.read([crops[i] for i in todo], model.model_id)))
         except ModelUnavailable:
             return None
+        found = [read[i] if i in read else fresh[i] for i in direct]
         readings: list[Recognized | None] = [None] * len(crops)
         weak: dict[int, Recognized] = {}
         for i, line in zip(direct, found):
@@ -216,10 +193,11 @@ class ScriptReader:
 
     def read_again(self, crops: list[np.ndarray], readings: list[Recognized], min_score: float,
                    languages: tuple[str, ...] = (), page_script: str | None = None,
-                   tried: set[int] = frozenset()) -> ScriptReadings:
+                   tried: set[int] = frozenset(), asked: Asked | None = None) -> ScriptReadings:
         """PP-OCR's readings, with those of lines in a script it missed read again by
         Tesseract. `page_script`: the page's script (read_in_script), which doubted lines are
-        read in without asking the detection, except the lines `tried` in it already."""
+        read in without asking the detection, except the lines `tried` in it already.
+        `asked`: the detection's answers on these crops so far."""
         if languages:
             return self._pinned(crops, readings, languages)
         groups: dict[str, list[int]] = {}
@@ -247,7 +225,7 @@ class ScriptReader:
         unreadable: list[Unreadable] = []
         if unknown:
             most = 2 * len(unknown) > len(self._long_lines(crops))
-            script = self._detect(crops, unknown, unreadable, most)
+            script = self.detection.detect(crops, unknown, unreadable, most, asked)
             if script is not None and script not in PP_OCR_SCRIPTS:
                 groups.setdefault(script, []).extend(unknown)
         found = [page_script] if page_script is not None else [s for s in groups
@@ -281,82 +259,12 @@ class ScriptReader:
                         scripts.append(script)
         return ScriptReadings(readings, tuple(scripts), tuple(unreadable))
 
-    def _detect(self, crops: list[np.ndarray], indices: list[int],
-                unreadable: list[Unreadable], most: bool = False) -> str | None:
-        """The script Tesseract's detection sees in the doubted lines, stacked into one image
-        (the widest first); None when it cannot tell. `most`: most of the page's lines are
-        doubted; the detection naming one of PP-OCR's own scripts then contradicts PP-OCR,
-        and the trial decides (a degraded Thai page at 150 dpi was called Latin, which PP-OCR
-        read as "AşvιknKa aknIng" at 0.48)."""
-        chosen = sorted(indices, key=lambda i: -crops[i].shape[1])[:self.rules.max_osd_lines]
-        try:
-            guess = self.tesseract.detect_script(stack_lines([crops[i] for i in chosen]),
-                                                 OSD_MODEL_ID)
-        except ModelUnavailable:
-            unreadable.append(Unreadable(
-                "unknown", len(indices),
-                "Paperlens cannot tell their script without Tesseract's script detection; "
-                f"install it with `sudo apt-get install {OSD_DEBIAN_PACKAGE}` or "
-                f"`paperlens-cli models fetch {OSD_MODEL_ID}`."))
-            return None
-        named = osd_script(guess.script) if guess is not None else None
-        if named in PP_OCR_SCRIPTS and most:
-            return self._trial(crops[chosen[0]], None)
-        if named is not None and guess.confidence >= self.rules.min_osd_confidence:
-            return named
-        if named in PP_OCR_SCRIPTS:
-            return None
-        return self._trial(crops[chosen[0]], named)
-
-    def _trial(self, crop: np.ndarray, first: str | None) -> str | None:
-        """When the detection is unsure (it answered nothing for three lines of Hindi, Korean
-        at 0.13): the widest doubted line read with each installed script's data, the guess
-        first; the first reading trusted names the script."""
-        order = [first] if first in SCRIPT_MODELS else []
-        order += [s for s in SCRIPT_MODELS if s not in order and s != "Vietnamese"]
-        for script in order:
-            model = SCRIPT_MODELS[script]
-            try:
-                [line] = self.tesseract.read([crop], model.model_id)
-            except ModelUnavailable:
-                continue
-            if accepted(normalised(line.text, model), line.confidence, model, self.rules):
-                return script
-        return None
-
     def mostly_doubted(self, crops: list[np.ndarray], readings: list[Recognized],
                        min_score: float) -> bool:
         """Whether most of these PP-OCR readings are doubted (engine/ocr/scripts.doubted)."""
         doubts = sum(doubted(rec.text, rec.score, crop.shape[1], crop.shape[0], min_score,
                              self.rules) for crop, rec in zip(crops, readings))
         return doubts > len(crops) / 2
-
-    def turned_over(self, crops: list[np.ndarray]) -> bool | None:
-        """Whether lines in a script PP-OCR does not read are upside down: Tesseract's
-        detection names their script, and its recogniser reads them both ways (the way read
-        with more confidence wins; the detection's own orientation answered 180 for upright
-        Hindi). None when the detection cannot tell or is not installed."""
-        try:
-            guess = self.tesseract.detect_script(stack_lines(crops), OSD_MODEL_ID)
-        except ModelUnavailable:
-            return None
-        if guess is None:
-            return None
-        script = osd_script(guess.script) or ""
-        turned = self.turned_in(crops, script) if script in SCRIPT_MODELS else None
-        return guess.turned_degrees == 180 if turned is None else turned
-
-    def turned_in(self, crops: list[np.ndarray], script: str) -> bool | None:
-        """Whether lines in this script are upside down: its Tesseract data reads them both
-        ways, and the way read with more confidence wins. None when the data is missing."""
-        model = SCRIPT_MODELS[script]
-        turned = [np.ascontiguousarray(c[::-1, ::-1]) for c in crops]
-        try:
-            upright = self.tesseract.read(crops, model.model_id)
-            over = self.tesseract.read(turned, model.model_id)
-        except ModelUnavailable:
-            return None
-        return sum(r.confidence for r in over) > sum(r.confidence for r in upright)
 
     def _pinned(self, crops: list[np.ndarray], readings: list[Recognized],
                 languages: tuple[str, ...]) -> ScriptReadings:

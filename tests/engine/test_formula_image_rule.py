@@ -13,7 +13,8 @@ import pytest
 
 from engine.content.formulas import Formula
 from engine.formulas.image_rule import (has_cjk_text, may_be_formula_image, on_light_paper,
-                                        paper_level, reads_as_formula, spelled_share)
+                                        paper_level, prose_words, reads_as_formula,
+                                        spelled_share)
 from engine.formulas.image_rules import FORMULA_IMAGE
 from engine.formulas.reading import LOW_CONFIDENCE, FormulaReading
 from engine.formulas.stage import find_math_lines, recognize_formula_image, recognize_formulas
@@ -190,3 +191,11 @@ def test_a_formula_image_the_ocr_turned_over_is_read_the_way_it_came(tmp_path):
     # Turned by the OCR and right to be: the turn stays.
     page = recognize_formula_image(replace(given.turned(180, given.image), lines=()), models)
     assert page.rotation == 180 and page.regions[0].formula.confidence == 0.9
+
+
+def test_words_keep_their_vowel_signs_so_a_hindi_page_is_prose():
+    hindi = "भारत एक विशाल देश है जहाँ अनेक भाषाएँ बोली जाती हैं और लोग"
+    few = (Region(BlockKind.TEXT, Box(0, 0, 50, 20)),)
+    assert prose_words("भारत") == 1
+    assert prose_words("x = a + b") == 0 and prose_words("word word2 wor") == 2
+    assert not may_be_formula_image(few, (line(hindi),))

@@ -3,7 +3,7 @@ messages (what the GUI's Download and Read Again fetches)."""
 
 from __future__ import annotations
 
-from engine.ocr.script_reading import Unreadable, install_hint
+from engine.ocr.script_detection import Unreadable, install_hint
 from engine.ocr.scripts import OSD_MODEL_ID, SCRIPT_MODELS
 from engine.ocr.stage import SCRIPT_UNAVAILABLE
 from engine.ocr.unread_scripts import models_for_unread_scripts

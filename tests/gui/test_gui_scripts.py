@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 
-from engine.ocr.script_reading import Unreadable, install_hint
+from engine.ocr.script_detection import Unreadable, install_hint
 from engine.ocr.stage import SCRIPT_UNAVAILABLE
 from engine.types import DocumentResult, PageError, PageResult, Status, TextSource
 
