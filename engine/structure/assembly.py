@@ -10,7 +10,8 @@ from engine.formulas.latex_print import compact
 from engine.structure.furniture import in_display_type
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height
-from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
+from engine.structure.row_rules import ROWS, RowRules
+from engine.structure.rows import justified_span, level_with
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
@@ -89,9 +90,11 @@ def rows(lines: list[Line]) -> int:
     return count
 
 
-def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region], list[Line]]:
+def assign_lines(lines: list[Line], regions: list[Region], row_rules: RowRules = ROWS
+                 ) -> tuple[list[Region], list[Line]]:
     """The regions holding their lines (largest overlap wins; nested regions: the smaller one)
-    and the lines no region holds, which are kept as text of their own."""
+    and the lines no region holds, which are kept as text of their own. `row_rules`: what a
+    row of a region is (engine/structure/row_rules.py)."""
     per_region: list[list[Line]] = [[] for _ in regions]
     leftover: list[Line] = []
     for line in lines:
@@ -106,7 +109,7 @@ def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region]
         per_region[best].append(line)
     stray = []
     for line in leftover:
-        row = row_region(line, regions, per_region, lines)
+        row = row_region(line, regions, per_region, lines, row_rules)
         if row is None:
             stray.append(line)
         else:
@@ -123,10 +126,10 @@ ROW_WORD_GAP = 1.5
 
 
 def row_region(line: Line, regions: list[Region], held: list[list[Line]],
-               lines: list[Line]) -> int | None:
+               lines: list[Line], row_rules: RowRules = ROWS) -> int | None:
     """The text region whose lines continue `line`'s row, if any: it reaches into the region
     with nothing as near beyond it, or a full row of its column, above or below, runs from the
-    region's piece to the line's far end, flush with it (paragraphs.justified_span: the region's
+    region's piece to the line's far end, flush with it (rows.justified_span: the region's
     box stops short of a justified column's edge, or the layout model drew one region over the
     column's text and missed a word at its edge). `lines`: every line of the page."""
     height = max(line.box.height, 1.0)
@@ -151,7 +154,8 @@ def row_region(line: Line, regions: list[Region], held: list[list[Line]],
             if reaches_in and gap <= reach and not any(
                     ln is not line and level_with(ln, line) for ln in beyond):
                 return i
-            if gap <= JUSTIFIED_GAP * height and justified_span(start, end, line, lines):
+            if gap <= row_rules.justified_gap * height and justified_span(
+                    start, end, line, lines, rules=row_rules):
                 return i
     return None
 
@@ -167,7 +171,7 @@ def heading_level(kind: BlockKind, text: str) -> int:
 
 
 def region_blocks(region: Region, page_lines: list[Line] | None = None,
-                  vertical: VerticalRules = VERTICAL) -> list[Block]:
+                  vertical: VerticalRules = VERTICAL, row_rules: RowRules = ROWS) -> list[Block]:
     """The blocks one region contributes, its text taken from the lines it holds (`page_lines`:
     every line of the page, for telling a row's pieces from two columns' lines)."""
     lines = list(region.lines)
@@ -188,7 +192,7 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None,
                       crop=region.crop)]
     if not lines:
         return []
-    blocks = build_blocks(lines, page_lines, vertical)
+    blocks = build_blocks(lines, page_lines, vertical, rows=row_rules)
     if region.kind in KEEP_REGION_KIND:
         if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
             # A heading region is one heading, however its lines wrapped.

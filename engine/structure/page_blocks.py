@@ -19,6 +19,7 @@ from engine.structure.forms import read_rows_across
 from engine.structure.paragraphs import build_blocks
 from engine.structure.reading_order import line_height, order_blocks
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.row_rules import ROWS, RowRules
 from engine.structure.vertical import is_vertical_page
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import right_to_left
@@ -49,6 +50,8 @@ class PageBlocks:
     """The rules that put the blocks in reading order (engine/structure/reading_order_rules.py)."""
     vertical_rules: VerticalRules = VERTICAL
     """The rules of vertical writing (engine/structure/vertical_rules.py)."""
+    row_rules: RowRules = ROWS
+    """The rules that join pieces of one line (engine/structure/row_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -104,7 +107,7 @@ def drop_nested_regions(page: PageBlocks) -> PageBlocks:
 def lines_to_regions(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
-    held, leftover = assign_lines(page.lines, page.regions)
+    held, leftover = assign_lines(page.lines, page.regions, page.row_rules)
     return replace(page, held=held, leftover=leftover)
 
 
@@ -130,15 +133,18 @@ def picture_page_words(page: PageBlocks) -> PageBlocks:
 def blocks_of_regions(page: PageBlocks) -> PageBlocks:
     return replace(page, blocks=[block for region in page.held
                                  for block in region_blocks(region, page.lines,
-                                                           page.vertical_rules)])
+                                                           page.vertical_rules,
+                                                           page.row_rules)])
 
 
 def blocks_of_loose_lines(page: PageBlocks) -> PageBlocks:
     """Lines no region holds (every line, without regions): paragraphs by geometry."""
     if not page.by_layout:
-        return replace(page, blocks=build_blocks(page.lines, None, page.vertical_rules))
+        return replace(page, blocks=build_blocks(page.lines, None, page.vertical_rules,
+                                                 rows=page.row_rules))
     return replace(page, blocks=page.blocks + build_blocks(page.leftover, page.lines,
-                                                            page.vertical_rules))
+                                                            page.vertical_rules,
+                                                            rows=page.row_rules))
 
 
 def join_code(page: PageBlocks) -> PageBlocks:
@@ -199,21 +205,23 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                   page_area: float | None = None,
                   reading_order: ReadingOrderRules = READING_ORDER,
                   vertical: VerticalRules = VERTICAL,
-                  steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS) -> list[Block]:
+                  steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS, *,
+                  rows: RowRules = ROWS) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
     order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
-    `reading_order` and `vertical`."""
-    return blocks_after(lines, regions, page_area, steps, reading_order,
-                        vertical).furniture_and_blocks
+    `reading_order`, `vertical` and `rows`."""
+    return blocks_after(lines, regions, page_area, steps, reading_order, vertical,
+                        rows=rows).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                  page_area: float | None, steps: tuple[tuple[str, BlockStep], ...],
                  reading_order: ReadingOrderRules = READING_ORDER,
-                 vertical: VerticalRules = VERTICAL) -> PageBlocks:
+                 vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
     page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
-                      reading_order_rules=reading_order, vertical_rules=vertical)
+                      reading_order_rules=reading_order, vertical_rules=vertical,
+                      row_rules=rows)
     for _name, step in steps:
         page = step(page)
     return page

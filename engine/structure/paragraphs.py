@@ -6,6 +6,7 @@ import re
 import statistics
 from dataclasses import replace
 
+from engine.structure.row_rules import ROWS, RowRules
 from engine.structure.rows import merge_fragments
 from engine.structure.vertical import is_vertical, vertical_blocks
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
@@ -37,19 +38,19 @@ def _size(line: Line) -> float:
 
 
 def build_blocks(lines: list[Line], page_lines: list[Line] | None = None,
-                 vertical: VerticalRules = VERTICAL) -> list[Block]:
+                 vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS) -> list[Block]:
     """Consecutive lines that touch vertically, overlap horizontally and share a size form a
-    block. Lines must be given in top-to-bottom order within their column. `page_lines`: as for
-    merge_fragments. Columns of vertical CJK writing form their own paragraphs
+    block. Lines must be given in top-to-bottom order within their column. `page_lines` and
+    `rows`: as for merge_fragments. Columns of vertical CJK writing form their own paragraphs
     (engine/structure/vertical.py, under `vertical`)."""
     columns = [ln for ln in lines if is_vertical(ln, vertical)]
     if columns:
         across = [ln for ln in lines if not is_vertical(ln, vertical)]
         return vertical_blocks(columns, vertical) + (
-            build_blocks(across, page_lines, vertical) if across else [])
+            build_blocks(across, page_lines, vertical, rows=rows) if across else [])
     if not lines:
         return []
-    lines = merge_fragments([_spaced_item(ln) for ln in lines], page_lines)
+    lines = merge_fragments([_spaced_item(ln) for ln in lines], page_lines, rows)
     body = body_font_size(lines)
     groups: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):

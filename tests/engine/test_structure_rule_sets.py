@@ -1,0 +1,50 @@
+"""Rules as data for the page's blocks and the document's furniture (ADR 0026): a value changed
+through a rule set's typed object reaches every module that uses it, with nothing patched."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.types import Block, BlockKind, Box, Line, Region
+
+
+def _line(text: str, x0: float, y0: float, x1: float, y1: float) -> Line:
+    return Line(text, Box(x0, y0, x1, y1))
+
+
+def test_how_far_apart_a_lines_pieces_may_be_reaches_rows_paragraphs_and_assembly():
+    """`RowRules` is used by engine/structure/rows.py (pieces joined), paragraphs.py (through
+    merge_fragments), assembly.py (a word beyond a region's box on one of its rows) and the
+    page's steps (page_blocks.py): each sees a variant."""
+    from engine.structure.assembly import assign_lines
+    from engine.structure.page_blocks import assemble_page
+    from engine.structure.paragraphs import build_blocks
+    from engine.structure.row_rules import ROWS
+    from engine.structure.rows import merge_fragments
+
+    # Two pieces of a row two line heights apart, nothing around them: one line once a line's
+    # pieces may be 2.5 apart.
+    pieces = [_line("left", 0, 0, 100, 10), _line("right", 120, 0, 220, 10)]
+    wide = replace(ROWS, max_word_gap=2.5)
+    assert len(merge_fragments(pieces)) == 2
+    assert [ln.text for ln in merge_fragments(pieces, None, wide)] == ["left right"]
+    assert len(build_blocks(pieces)) == 2
+    assert [b.text for b in build_blocks(pieces, rows=wide)] == ["left right"]
+    assert len(assemble_page(pieces, None)) == 2
+    assert len(assemble_page(pieces, None, rows=wide)) == 1
+    # A word far right of a region's box, level with its line, a full row of the column
+    # below running from the region's line to the word's end: the region's once a justified
+    # row's words may be 16 line heights apart.
+    held, stray = _line("held", 0, 0, 100, 10), _line("far", 250, 0, 300, 10)
+    full = _line("a full row below", 0, 20, 300, 30)
+    region = Region(BlockKind.TEXT, Box(0, 0, 110, 40))
+    reach = replace(ROWS, justified_gap=16.0)
+    (_, leftover) = assign_lines([held, stray, full], [region])
+    assert stray in leftover
+    ((kept,), leftover) = assign_lines([held, stray, full], [region], reach)
+    assert stray in kept.lines and stray not in leftover
+
+
+def _block(text: str, x0: float, y0: float, x1: float, y1: float,
+           kind: BlockKind = BlockKind.TEXT) -> Block:
+    return Block(kind, Box(x0, y0, x1, y1), (_line(text, x0, y0, x1, y1),), text)
