@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engine.formulas.latex_print import compact
 from engine.structure.furniture import in_display_type
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height
 from engine.structure.row_rules import ROWS, RowRules
@@ -171,7 +172,8 @@ def heading_level(kind: BlockKind, text: str) -> int:
 
 
 def region_blocks(region: Region, page_lines: list[Line] | None = None,
-                  vertical: VerticalRules = VERTICAL, row_rules: RowRules = ROWS) -> list[Block]:
+                  vertical: VerticalRules = VERTICAL, row_rules: RowRules = ROWS,
+                  paragraphs: ParagraphRules = PARAGRAPHS) -> list[Block]:
     """The blocks one region contributes, its text taken from the lines it holds (`page_lines`:
     every line of the page, for telling a row's pieces from two columns' lines)."""
     lines = list(region.lines)
@@ -192,7 +194,7 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None,
                       crop=region.crop)]
     if not lines:
         return []
-    blocks = build_blocks(lines, page_lines, vertical, rows=row_rules)
+    blocks = build_blocks(lines, page_lines, vertical, rows=row_rules, rules=paragraphs)
     if region.kind in KEEP_REGION_KIND:
         if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
             # A heading region is one heading, however its lines wrapped.

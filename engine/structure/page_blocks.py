@@ -16,6 +16,7 @@ from engine.structure.assembly import (PAGE_SIZED_FIGURE_SHARE, assign_lines, di
                                        split_watermarks)
 from engine.structure.code import code_blocks
 from engine.structure.forms import read_rows_across
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.paragraphs import build_blocks
 from engine.structure.reading_order import line_height, order_blocks
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
@@ -52,6 +53,8 @@ class PageBlocks:
     """The rules of vertical writing (engine/structure/vertical_rules.py)."""
     row_rules: RowRules = ROWS
     """The rules that join pieces of one line (engine/structure/row_rules.py)."""
+    paragraph_rules: ParagraphRules = PARAGRAPHS
+    """The rules that group lines into paragraphs (engine/structure/paragraph_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -134,17 +137,20 @@ def blocks_of_regions(page: PageBlocks) -> PageBlocks:
     return replace(page, blocks=[block for region in page.held
                                  for block in region_blocks(region, page.lines,
                                                            page.vertical_rules,
-                                                           page.row_rules)])
+                                                           page.row_rules,
+                                                           page.paragraph_rules)])
 
 
 def blocks_of_loose_lines(page: PageBlocks) -> PageBlocks:
     """Lines no region holds (every line, without regions): paragraphs by geometry."""
     if not page.by_layout:
         return replace(page, blocks=build_blocks(page.lines, None, page.vertical_rules,
-                                                 rows=page.row_rules))
+                                                 rows=page.row_rules,
+                                                 rules=page.paragraph_rules))
     return replace(page, blocks=page.blocks + build_blocks(page.leftover, page.lines,
                                                             page.vertical_rules,
-                                                            rows=page.row_rules))
+                                                            rows=page.row_rules,
+                                                            rules=page.paragraph_rules))
 
 
 def join_code(page: PageBlocks) -> PageBlocks:
@@ -206,22 +212,24 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                   reading_order: ReadingOrderRules = READING_ORDER,
                   vertical: VerticalRules = VERTICAL,
                   steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS, *,
-                  rows: RowRules = ROWS) -> list[Block]:
+                  rows: RowRules = ROWS,
+                  paragraphs: ParagraphRules = PARAGRAPHS) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
     order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
-    `reading_order`, `vertical` and `rows`."""
+    `reading_order`, `vertical`, `rows` and `paragraphs`."""
     return blocks_after(lines, regions, page_area, steps, reading_order, vertical,
-                        rows=rows).furniture_and_blocks
+                        rows=rows, paragraphs=paragraphs).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                  page_area: float | None, steps: tuple[tuple[str, BlockStep], ...],
                  reading_order: ReadingOrderRules = READING_ORDER,
-                 vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS) -> PageBlocks:
+                 vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
+                 paragraphs: ParagraphRules = PARAGRAPHS) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
     page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
                       reading_order_rules=reading_order, vertical_rules=vertical,
-                      row_rules=rows)
+                      row_rules=rows, paragraph_rules=paragraphs)
     for _name, step in steps:
         page = step(page)
     return page

@@ -5,11 +5,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.types import Block, BlockKind, Box, Line, Region
+from engine.types import Block, BlockKind, Box, Line, Region, Word
+
+CHAR = 7.0
 
 
 def _line(text: str, x0: float, y0: float, x1: float, y1: float) -> Line:
     return Line(text, Box(x0, y0, x1, y1))
+
+
+def _ocr_line(text: str, row: int, x0: float | None = None, x1: float | None = None,
+              height: float = 14) -> Line:
+    """An OCR line with word boxes on row `row` (20 pixels apart), starting at `x0` or ending
+    at `x1`."""
+    width = CHAR * len(text)
+    x0 = x1 - width if x0 is None else x0
+    words, x = [], x0
+    for word in text.split(" "):
+        words.append(Word(word, Box(x, row * 20, x + CHAR * len(word), row * 20 + height)))
+        x += CHAR * (len(word) + 1)
+    return Line(text, Box(x0, row * 20, x0 + width, row * 20 + height), words=tuple(words))
 
 
 def test_how_far_apart_a_lines_pieces_may_be_reaches_rows_paragraphs_and_assembly():
@@ -48,3 +63,30 @@ def test_how_far_apart_a_lines_pieces_may_be_reaches_rows_paragraphs_and_assembl
 def _block(text: str, x0: float, y0: float, x1: float, y1: float,
            kind: BlockKind = BlockKind.TEXT) -> Block:
     return Block(kind, Box(x0, y0, x1, y1), (_line(text, x0, y0, x1, y1),), text)
+
+
+def test_when_short_lines_stay_apart_reaches_paragraphs_assembly_and_the_page():
+    """`ParagraphRules` is used by engine/structure/paragraphs.py, handed on by assembly.py (a
+    region's blocks) and page_blocks.py: a chat's short lines, each followed by a word that
+    would have fit, stay apart, and are one paragraph once every break may be deliberate."""
+    from engine.structure.assembly import region_blocks
+    from engine.structure.page_blocks import assemble_page
+    from engine.structure.paragraph_rules import PARAGRAPHS
+    from engine.structure.paragraphs import build_blocks
+
+    chat = [_ocr_line(t, n, x0=20) for n, t in enumerate(["Alice", "Hi there", "Bob"])]
+    page = chat + [_ocr_line("a long line of text much further down the page", 10, x0=20)]
+    loose = replace(PARAGRAPHS, hard_break_share=1.0)
+    assert [b.text for b in build_blocks(chat, page)] == ["Alice", "Hi there", "Bob"]
+    assert [b.text for b in build_blocks(chat, page, rules=loose)] == ["Alice Hi there Bob"]
+    region = Region(BlockKind.TEXT, Box(20, 0, 90, 54), lines=tuple(chat))
+    assert len(region_blocks(region, page)) == 3
+    assert len(region_blocks(region, page, paragraphs=loose)) == 1
+    assert len(assemble_page(page, None)) == 4
+    assert len(assemble_page(page, None, paragraphs=loose)) == 2
+    # A line 1.3 times the body's height is a heading, not once a heading is 1.5 times.
+    title = _ocr_line("Results", 0, x0=20, height=18.2)
+    body = [_ocr_line("some body text here", n, x0=20) for n in (2, 3, 4)]
+    higher = replace(PARAGRAPHS, heading_size_ratio=1.5)
+    assert build_blocks([title, *body])[0].kind is BlockKind.SECTION_HEADER
+    assert build_blocks([title, *body], rules=higher)[0].kind is BlockKind.TEXT
