@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engine.formulas.latex_print import compact
 from engine.structure.furniture import in_display_type
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
 from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height
@@ -33,10 +34,12 @@ KEEP_REGION_KIND = {BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.CAPTION
 _SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
 
 
-def display_header(region: Region, body_height: float) -> Region:
-    """A page-header region in display type (furniture.DISPLAY_TYPE) becomes a section header:
-    a masthead or a headline at the top of a large page, not a running head."""
-    if region.kind is not BlockKind.HEADER or not in_display_type(region.lines, body_height):
+def display_header(region: Region, body_height: float,
+                   furniture: FurnitureRules = FURNITURE) -> Region:
+    """A page-header region in display type (`furniture.display_type`) becomes a section
+    header: a masthead or a headline at the top of a large page, not a running head."""
+    if region.kind is not BlockKind.HEADER or not in_display_type(region.lines, body_height,
+                                                                   furniture):
         return region
     return replace(region, kind=BlockKind.SECTION_HEADER)
 

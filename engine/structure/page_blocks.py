@@ -16,6 +16,7 @@ from engine.structure.assembly import (PAGE_SIZED_FIGURE_SHARE, assign_lines, di
                                        split_watermarks)
 from engine.structure.code import code_blocks
 from engine.structure.forms import read_rows_across
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
 from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.paragraphs import build_blocks
 from engine.structure.reading_order import line_height, order_blocks
@@ -55,6 +56,8 @@ class PageBlocks:
     """The rules that join pieces of one line (engine/structure/row_rules.py)."""
     paragraph_rules: ParagraphRules = PARAGRAPHS
     """The rules that group lines into paragraphs (engine/structure/paragraph_rules.py)."""
+    furniture_rules: FurnitureRules = FURNITURE
+    """What a running head is, and display type (engine/structure/furniture_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -118,7 +121,8 @@ def display_headers(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
     body_height = line_height(page.lines)
-    return replace(page, held=[display_header(region, body_height) for region in page.held])
+    return replace(page, held=[display_header(region, body_height, page.furniture_rules)
+                               for region in page.held])
 
 
 def picture_page_words(page: PageBlocks) -> PageBlocks:
@@ -212,24 +216,26 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                   reading_order: ReadingOrderRules = READING_ORDER,
                   vertical: VerticalRules = VERTICAL,
                   steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS, *,
-                  rows: RowRules = ROWS,
-                  paragraphs: ParagraphRules = PARAGRAPHS) -> list[Block]:
+                  rows: RowRules = ROWS, paragraphs: ParagraphRules = PARAGRAPHS,
+                  furniture: FurnitureRules = FURNITURE) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
     order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
-    `reading_order`, `vertical`, `rows` and `paragraphs`."""
+    `reading_order`, `vertical`, `rows`, `paragraphs` and `furniture`."""
     return blocks_after(lines, regions, page_area, steps, reading_order, vertical,
-                        rows=rows, paragraphs=paragraphs).furniture_and_blocks
+                        rows=rows, paragraphs=paragraphs,
+                        furniture=furniture).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                  page_area: float | None, steps: tuple[tuple[str, BlockStep], ...],
                  reading_order: ReadingOrderRules = READING_ORDER,
                  vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
-                 paragraphs: ParagraphRules = PARAGRAPHS) -> PageBlocks:
+                 paragraphs: ParagraphRules = PARAGRAPHS,
+                 furniture: FurnitureRules = FURNITURE) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
     page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
                       reading_order_rules=reading_order, vertical_rules=vertical,
-                      row_rules=rows, paragraph_rules=paragraphs)
+                      row_rules=rows, paragraph_rules=paragraphs, furniture_rules=furniture)
     for _name, step in steps:
         page = step(page)
     return page

@@ -9,6 +9,7 @@ from functools import reduce
 from engine.page import PageState, keep_crop
 from engine.structure.page_blocks import assemble_page
 from engine.structure.code_cells import read_listing_cells
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
 from engine.structure.line_numbers import LINE_NUMBERS, LineNumberRules, line_number_gutter
 from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
@@ -29,10 +30,11 @@ def crop_figures(page: PageState, models) -> PageState:
 
 def assemble_blocks(page: PageState, models, reading_order: ReadingOrderRules = READING_ORDER,
                     vertical: VerticalRules = VERTICAL, rows: RowRules = ROWS,
-                    paragraphs: ParagraphRules = PARAGRAPHS) -> PageState:
+                    paragraphs: ParagraphRules = PARAGRAPHS,
+                    furniture: FurnitureRules = FURNITURE) -> PageState:
     height, width = page.image.shape[:2]
     blocks = assemble_page(list(page.lines), page.regions, float(height * width), reading_order,
-                           vertical, rows=rows, paragraphs=paragraphs)
+                           vertical, rows=rows, paragraphs=paragraphs, furniture=furniture)
     return replace(page, blocks=tuple(blocks))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.types import Block, BlockKind, Box, Line, Region, Word
+from engine.types import Block, BlockKind, Box, Line, PageResult, Region, TextSource, Word
 
 CHAR = 7.0
 
@@ -60,11 +60,6 @@ def test_how_far_apart_a_lines_pieces_may_be_reaches_rows_paragraphs_and_assembl
     assert stray in kept.lines and stray not in leftover
 
 
-def _block(text: str, x0: float, y0: float, x1: float, y1: float,
-           kind: BlockKind = BlockKind.TEXT) -> Block:
-    return Block(kind, Box(x0, y0, x1, y1), (_line(text, x0, y0, x1, y1),), text)
-
-
 def test_when_short_lines_stay_apart_reaches_paragraphs_assembly_and_the_page():
     """`ParagraphRules` is used by engine/structure/paragraphs.py, handed on by assembly.py (a
     region's blocks) and page_blocks.py: a chat's short lines, each followed by a word that
@@ -90,3 +85,30 @@ def test_when_short_lines_stay_apart_reaches_paragraphs_assembly_and_the_page():
     higher = replace(PARAGRAPHS, heading_size_ratio=1.5)
     assert build_blocks([title, *body])[0].kind is BlockKind.SECTION_HEADER
     assert build_blocks([title, *body], rules=higher)[0].kind is BlockKind.TEXT
+
+
+def test_display_type_reaches_the_running_heads_and_the_page_header_regions():
+    """`FurnitureRules.display_type` is used by engine/structure/furniture.py (a headline atop
+    a tall page is no running head) and assembly.py through the page's steps (a page-header
+    region in display type is a heading): a headline 1.6 times the body is display type of
+    neither once display type starts at 1.7."""
+    from engine.structure.furniture import mark_furniture
+    from engine.structure.furniture_rules import FURNITURE
+    from engine.structure.page_blocks import assemble_page
+
+    larger = replace(FURNITURE, display_type=1.7)
+    headline = Line("Yields for all modules", Box(75, 78, 377, 118))
+    body = tuple(Line(f"body line {k}", Box(72, 182 + 30 * k, 392, 207 + 30 * k))
+                 for k in range(40))
+    blocks = (Block(BlockKind.SECTION_HEADER, headline.box, (headline,), headline.text),
+              Block(BlockKind.TEXT, Box(72, 182, 392, 1377), body, "body"))
+    tall = PageResult(page_number=1, width=2500, height=4000, dpi=150,
+                      text_source=TextSource.TEXT_LAYER, text_source_reason="test", blocks=blocks)
+    assert mark_furniture([tall])[0].blocks[0].kind is BlockKind.SECTION_HEADER
+    assert mark_furniture([tall], rules=larger)[0].blocks[0].kind is BlockKind.HEADER
+    regions = [Region(BlockKind.HEADER, Box(70, 70, 400, 125)),
+               Region(BlockKind.TEXT, Box(70, 180, 400, 1380))]
+    kinds = [b.kind for b in assemble_page([headline, *body], regions)]
+    assert kinds[0] is BlockKind.SECTION_HEADER
+    kinds = [b.kind for b in assemble_page([headline, *body], regions, furniture=larger)]
+    assert kinds[0] is BlockKind.HEADER
