@@ -15,6 +15,7 @@ from engine.structure.assembly import (PAGE_SIZED_FIGURE_SHARE, assign_lines, di
                                        label_captions, place_captions, region_blocks,
                                        split_watermarks)
 from engine.structure.code import code_blocks
+from engine.structure.form_rules import FORMS, FormRules
 from engine.structure.forms import read_rows_across
 from engine.structure.furniture_rules import FURNITURE, FurnitureRules
 from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
@@ -58,6 +59,8 @@ class PageBlocks:
     """The rules that group lines into paragraphs (engine/structure/paragraph_rules.py)."""
     furniture_rules: FurnitureRules = FURNITURE
     """What a running head is, and display type (engine/structure/furniture_rules.py)."""
+    form_rules: FormRules = FORMS
+    """When short lines are a form's labels and values (engine/structure/form_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -170,7 +173,7 @@ def order(page: PageBlocks) -> PageBlocks:
 def rows_across(page: PageBlocks) -> PageBlocks:
     if not page.by_layout or page.right_to_left or page.vertical:
         return page
-    return replace(page, blocks=read_rows_across(page.blocks))
+    return replace(page, blocks=read_rows_across(page.blocks, page.form_rules))
 
 
 def caption_labels(page: PageBlocks) -> PageBlocks:
@@ -217,13 +220,14 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                   vertical: VerticalRules = VERTICAL,
                   steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS, *,
                   rows: RowRules = ROWS, paragraphs: ParagraphRules = PARAGRAPHS,
-                  furniture: FurnitureRules = FURNITURE) -> list[Block]:
+                  furniture: FurnitureRules = FURNITURE,
+                  forms: FormRules = FORMS) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
     order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
-    `reading_order`, `vertical`, `rows`, `paragraphs` and `furniture`."""
+    `reading_order`, `vertical`, `rows`, `paragraphs`, `furniture` and `forms`."""
     return blocks_after(lines, regions, page_area, steps, reading_order, vertical,
-                        rows=rows, paragraphs=paragraphs,
-                        furniture=furniture).furniture_and_blocks
+                        rows=rows, paragraphs=paragraphs, furniture=furniture,
+                        forms=forms).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
@@ -231,11 +235,13 @@ def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] |
                  reading_order: ReadingOrderRules = READING_ORDER,
                  vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
                  paragraphs: ParagraphRules = PARAGRAPHS,
-                 furniture: FurnitureRules = FURNITURE) -> PageBlocks:
+                 furniture: FurnitureRules = FURNITURE,
+                 forms: FormRules = FORMS) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
     page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
                       reading_order_rules=reading_order, vertical_rules=vertical,
-                      row_rules=rows, paragraph_rules=paragraphs, furniture_rules=furniture)
+                      row_rules=rows, paragraph_rules=paragraphs, furniture_rules=furniture,
+                      form_rules=forms)
     for _name, step in steps:
         page = step(page)
     return page

@@ -112,3 +112,24 @@ def test_display_type_reaches_the_running_heads_and_the_page_header_regions():
     assert kinds[0] is BlockKind.SECTION_HEADER
     kinds = [b.kind for b in assemble_page([headline, *body], regions, furniture=larger)]
     assert kinds[0] is BlockKind.HEADER
+
+
+def test_how_many_rows_make_a_form_reaches_the_forms_and_the_page():
+    """`FormRules` is used by engine/structure/forms.py, handed on by the page's steps: three
+    rows of a label and a value flush right are read row by row, not once a form needs four."""
+    from engine.structure.form_rules import FORMS
+    from engine.structure.forms import read_rows_across
+    from engine.structure.page_blocks import assemble_page
+
+    rows = [("Theme", "System default"), ("Font size", "Medium"), ("Show line numbers", "On")]
+    labels = [_ocr_line(label, n, x0=20) for n, (label, _) in enumerate(rows)]
+    values = [_ocr_line(value, n, x1=400) for n, (_, value) in enumerate(rows)]
+    across = [text for row in rows for text in row]
+    down = [label for label, _ in rows] + [value for _, value in rows]
+    four = replace(FORMS, min_form_rows=4)
+    blocks = [Block(BlockKind.TEXT, ln.box, (ln,), ln.text) for ln in labels + values]
+    assert [b.text for b in read_rows_across(blocks)] == across
+    assert [b.text for b in read_rows_across(blocks, four)] == down
+    regions = [Region(BlockKind.TEXT, ln.box) for ln in labels + values]
+    assert [b.text for b in assemble_page(labels + values, regions)] == across
+    assert [b.text for b in assemble_page(labels + values, regions, forms=four)] == down
