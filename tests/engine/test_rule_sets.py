@@ -16,11 +16,11 @@ from engine.structure.stories import story_end
 from engine.types import Block, BlockKind, Box, Line
 
 ROOT = Path(__file__).resolve().parents[2]
-WAITING = {"tools/mathset/span_pages.py", "tools/scripts/bench.py"}
-"""Tools that still patch the engine: the span pages catch the inline stage's input by
-replacing it (span_pages.py), and the scripts bench times the script reader's steps by wrapping
-its methods (bench.py). Each must still patch: the test says when one no longer does, to be
-taken off."""
+WAITING = {"tools/scripts/bench.py"}
+"""Tools that still patch the engine: the scripts bench times the script reader's steps and
+the engine's models by wrapping their methods (bench.py; the engine's own clock times only
+the ONNX sessions, not Tesseract nor the script reader's steps). Each must still patch: the
+test says when one no longer does, to be taken off."""
 
 
 def _block(name: str, kind: BlockKind, x0: float, y0: float, x1: float, y1: float,
