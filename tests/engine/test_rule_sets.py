@@ -68,8 +68,15 @@ def test_the_order_tool_builds_a_variant_of_the_rules():
 
     from engine.structure.vertical_rules import VERTICAL
 
+    from engine.structure.furniture_rules import FURNITURE
+    from engine.structure.row_rules import ROWS
+
     sets = variant(["reading_order.row_reach_lines=1.5", "reading_order.column_lines=4",
-                    "vertical.same_size=0.2"])
+                    "vertical.same_size=0.2", "rows.flush_rows=3",
+                    "furniture.display_type=1.7"])
+    assert sets["rows"] == replace(ROWS, flush_rows=3) and isinstance(sets["rows"].flush_rows,
+                                                                       int)
+    assert sets["furniture"] == replace(FURNITURE, display_type=1.7)
     rules = sets["reading_order"]
     assert rules.row_reach_lines == 1.5 and rules.column_lines == 4
     assert isinstance(rules.column_lines, int)
