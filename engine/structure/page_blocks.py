@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from engine.structure.assembly import (PAGE_SIZED_FIGURE_SHARE, assign_lines, display_header,
-                                       drop_nested_text, footnotes_last, holds_cjk_text,
-                                       label_captions, place_captions, region_blocks,
-                                       split_watermarks)
+from engine.structure.assembly import (assign_lines, display_header, drop_nested_text,
+                                       footnotes_last, holds_cjk_text, label_captions,
+                                       place_captions, region_blocks, split_watermarks)
+from engine.structure.assembly_rules import ASSEMBLY, AssemblyRules
 from engine.structure.code import code_blocks
 from engine.structure.form_rules import FORMS, FormRules
 from engine.structure.forms import read_rows_across
@@ -61,6 +61,9 @@ class PageBlocks:
     """What a running head is, and display type (engine/structure/furniture_rules.py)."""
     form_rules: FormRules = FORMS
     """When short lines are a form's labels and values (engine/structure/form_rules.py)."""
+    assembly_rules: AssemblyRules = ASSEMBLY
+    """How lines are laid into regions, and which regions are what they seem
+    (engine/structure/assembly_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -77,7 +80,7 @@ BlockStep = Callable[[PageBlocks], PageBlocks]
 def set_watermarks_aside(page: PageBlocks) -> PageBlocks:
     """A watermark is page furniture, like a running head: left out of the reading order, where
     it would lie across the columns as if it were a headline dividing them."""
-    lines, stamped = split_watermarks(page.lines)
+    lines, stamped = split_watermarks(page.lines, page.assembly_rules)
     furniture = [Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
                  for line in stamped]
     return replace(page, lines=lines, furniture=furniture)
@@ -94,7 +97,8 @@ def cjk_figures_as_text(page: PageBlocks) -> PageBlocks:
         return page
     return replace(page, regions=[
         replace(r, kind=BlockKind.TEXT)
-        if r.kind is BlockKind.FIGURE and holds_cjk_text(r, page.lines) else r
+        if r.kind is BlockKind.FIGURE and holds_cjk_text(r, page.lines, page.assembly_rules)
+        else r
         for r in page.regions])
 
 
@@ -110,13 +114,14 @@ def vertical_figures_only(page: PageBlocks) -> PageBlocks:
 def drop_nested_regions(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
-    return replace(page, regions=drop_nested_text(list(page.regions), page.lines))
+    return replace(page, regions=drop_nested_text(list(page.regions), page.lines,
+                                                  page.assembly_rules))
 
 
 def lines_to_regions(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
-    held, leftover = assign_lines(page.lines, page.regions, page.row_rules)
+    held, leftover = assign_lines(page.lines, page.regions, page.row_rules, page.assembly_rules)
     return replace(page, held=held, leftover=leftover)
 
 
@@ -132,7 +137,8 @@ def picture_page_words(page: PageBlocks) -> PageBlocks:
     """On a page that is mostly pictures (a poster, a cover, a photographed sign) the words on
     the pictures are what the page says: their lines leave the figures for the text."""
     figure_area = sum(r.box.area for r in page.held if r.kind is BlockKind.FIGURE)
-    if not page.page_area or figure_area < PAGE_SIZED_FIGURE_SHARE * page.page_area:
+    share = page.assembly_rules.page_sized_figure_share
+    if not page.page_area or figure_area < share * page.page_area:
         return page
     figures = [r for r in page.held if r.kind is BlockKind.FIGURE]
     return replace(page, leftover=page.leftover + [ln for r in figures for ln in r.lines],
@@ -220,14 +226,15 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                   vertical: VerticalRules = VERTICAL,
                   steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS, *,
                   rows: RowRules = ROWS, paragraphs: ParagraphRules = PARAGRAPHS,
-                  furniture: FurnitureRules = FURNITURE,
-                  forms: FormRules = FORMS) -> list[Block]:
+                  furniture: FurnitureRules = FURNITURE, forms: FormRules = FORMS,
+                  assembly: AssemblyRules = ASSEMBLY) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
     order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
-    `reading_order`, `vertical`, `rows`, `paragraphs`, `furniture` and `forms`."""
+    `reading_order`, `vertical`, `rows`, `paragraphs`, `furniture`, `forms` and
+    `assembly`."""
     return blocks_after(lines, regions, page_area, steps, reading_order, vertical,
                         rows=rows, paragraphs=paragraphs, furniture=furniture,
-                        forms=forms).furniture_and_blocks
+                        forms=forms, assembly=assembly).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
@@ -236,12 +243,12 @@ def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] |
                  vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
                  paragraphs: ParagraphRules = PARAGRAPHS,
                  furniture: FurnitureRules = FURNITURE,
-                 forms: FormRules = FORMS) -> PageBlocks:
+                 forms: FormRules = FORMS, assembly: AssemblyRules = ASSEMBLY) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
     page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
                       reading_order_rules=reading_order, vertical_rules=vertical,
                       row_rules=rows, paragraph_rules=paragraphs, furniture_rules=furniture,
-                      form_rules=forms)
+                      form_rules=forms, assembly_rules=assembly)
     for _name, step in steps:
         page = step(page)
     return page

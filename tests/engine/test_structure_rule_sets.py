@@ -133,3 +133,30 @@ def test_how_many_rows_make_a_form_reaches_the_forms_and_the_page():
     regions = [Region(BlockKind.TEXT, ln.box) for ln in labels + values]
     assert [b.text for b in assemble_page(labels + values, regions)] == across
     assert [b.text for b in assemble_page(labels + values, regions, forms=four)] == down
+
+
+def test_an_assembly_rules_variant_reaches_the_assembly_and_the_pages_steps():
+    """`AssemblyRules` is used by engine/structure/assembly.py (a watermark over the text) and
+    the page's steps (page_blocks.py: a page-sized figure's words are its text): a stamp over
+    a few lines is no watermark once one must lie over twenty, and a figure over nine tenths
+    of the page is a picture once a page-sized one must cover more."""
+    from engine.structure.assembly import split_watermarks
+    from engine.structure.assembly_rules import ASSEMBLY
+    from engine.structure.page_blocks import assemble_page
+
+    lines = [_line(f"{side} {k}", x, 12 * k, x + 180, 12 * k + 10)
+             for side, x in (("left", 0), ("right", 210)) for k in range(8)]
+    stamp = Line("Unpublished working draft.", Box(60, 20, 340, 80), font_size=30, slanted=True)
+    many = replace(ASSEMBLY, watermark_min_lines=20)
+    assert split_watermarks(lines + [stamp])[1] == [stamp]
+    assert split_watermarks(lines + [stamp], many)[1] == []
+    assert assemble_page(lines + [stamp], None)[0].kind is BlockKind.HEADER
+    assert BlockKind.HEADER not in {b.kind for b in assemble_page(lines + [stamp], None,
+                                                                  assembly=many)}
+    figure = [Region(BlockKind.FIGURE, Box(0, 0, 100, 100))]
+    words = [_line("THE VISION", 10, 10, 90, 20)]
+    larger = replace(ASSEMBLY, page_sized_figure_share=0.95)
+    assert {b.kind for b in assemble_page(words, figure, 100 * 110)} == {BlockKind.FIGURE,
+                                                                         BlockKind.TEXT}
+    assert [b.kind for b in assemble_page(words, figure, 100 * 110, assembly=larger)] == [
+        BlockKind.FIGURE]

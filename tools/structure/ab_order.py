@@ -8,8 +8,8 @@ writing, figures holding text, order, furniture) with the engine as it is now, f
 act before ordering. `--set SET.NAME=value` runs `score` or `reassemble` with a variant of a
 rule set, built with `dataclasses.replace` and passed to the code: `reading_order`
 (engine/structure/reading_order_rules.py) or, for `reassemble`, `vertical`, `rows`,
-`paragraphs`, `furniture` and `forms` (engine/structure/vertical_rules.py, row_rules.py,
-paragraph_rules.py, furniture_rules.py, form_rules.py)."""
+`paragraphs`, `furniture`, `forms` and `assembly` (engine/structure/vertical_rules.py,
+row_rules.py, paragraph_rules.py, furniture_rules.py, form_rules.py, assembly_rules.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+from engine.structure.assembly_rules import ASSEMBLY, AssemblyRules
 from engine.structure.form_rules import FORMS, FormRules
 from engine.structure.furniture_rules import FURNITURE, FurnitureRules
 from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
@@ -100,9 +101,11 @@ def score(folder: Path, candidates: dict, rules: ReadingOrderRules = READING_ORD
 def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
                vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
                paragraphs: ParagraphRules = PARAGRAPHS, furniture: FurnitureRules = FURNITURE,
-               forms: FormRules = FORMS) -> dict[str, dict[str, float]]:
+               forms: FormRules = FORMS, assembly: AssemblyRules = ASSEMBLY
+               ) -> dict[str, dict[str, float]]:
     """Each stored page assembled again from its lines and regions under `rules`,
-    `vertical`, `rows`, `paragraphs`, `furniture` and `forms`, furniture marked, scored."""
+    `vertical`, `rows`, `paragraphs`, `furniture`, `forms` and `assembly`, furniture marked,
+    scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.page_blocks import assemble_page
@@ -117,7 +120,7 @@ def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
         blocks = assemble_page(*item["inputs"], reading_order=rules, vertical=vertical,
                                rows=rows, paragraphs=paragraphs, furniture=furniture,
-                               forms=forms)
+                               forms=forms, assembly=assembly)
         page = replace(item["page"], blocks=tuple(blocks))
         table[f"{item['family']}/{item['variant']}"].append(text_similarity(
             render_markdown(mark_furniture([page], vertical, furniture)), truth))
@@ -126,7 +129,8 @@ def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
 
 
 RULE_SETS = {"reading_order": READING_ORDER, "vertical": VERTICAL, "rows": ROWS,
-             "paragraphs": PARAGRAPHS, "furniture": FURNITURE, "forms": FORMS}
+             "paragraphs": PARAGRAPHS, "furniture": FURNITURE, "forms": FORMS,
+             "assembly": ASSEMBLY}
 """The rule sets `--set` can vary, by name, at their defaults."""
 
 
@@ -150,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="SET.NAME=VALUE",
                         help="a rule changed for this run: reading_order.NAME (score, "
                              "reassemble) or vertical, rows, paragraphs, furniture, "
-                             "forms.NAME (reassemble)")
+                             "forms, assembly.NAME (reassemble)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(collect(args.folder, tuple(args.variants.split(","))))
@@ -159,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "reassemble":
         results = reassemble(args.folder, sets["reading_order"], sets["vertical"],
                              rows=sets["rows"], paragraphs=sets["paragraphs"],
-                             furniture=sets["furniture"], forms=sets["forms"])
+                             furniture=sets["furniture"], forms=sets["forms"],
+                             assembly=sets["assembly"])
     else:
         from engine.structure.reading_order import order_blocks
 
