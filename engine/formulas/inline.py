@@ -15,6 +15,7 @@ import pymupdf
 from engine.formulas.latex_print import compact
 from engine.formulas.glyphs import MathRun, has_math_fonts, page_math_runs
 from engine.formulas.inline_ocr import find_ocr_inline_math
+from engine.formulas.inline_rules import INLINE_SPANS, InlineSpanRules
 from engine.input.text_layer import compose_spacing_accents
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Span, TextSource
@@ -27,11 +28,14 @@ PROSE_KINDS = frozenset([BlockKind.TEXT, BlockKind.LIST_ITEM, BlockKind.CAPTION,
 _NOT_LETTER_BEFORE, _NOT_LETTER_AFTER = r"(?<![^\W\d_])", r"(?![^\W\d_])"
 
 
-def find_inline_math(page: PageState, models) -> PageState:
+def find_inline_math(page: PageState, models, spans: InlineSpanRules = INLINE_SPANS
+                     ) -> PageState:
+    """Inline formulas of a born-digital page from its math fonts' glyphs; of an OCR page from
+    its words, under `spans` (engine/formulas/inline_rules.py)."""
     if not page.options.inline_math or not page.blocks:
         return page
     if page.text_source is TextSource.OCR and page.image is not None:
-        return find_ocr_inline_math(page, models)
+        return find_ocr_inline_math(page, models, spans)
     if page.text_source is not TextSource.TEXT_LAYER:
         return page
     pdf_page = page.document.pdf_page(page.page_number)

@@ -2,14 +2,14 @@
 its LaTeX from the formula model's reading of the span's pixels where that reading is
 confident, else spelled from the recognised characters; the block's text is cut around it.
 
-Two things say which words are math, and a word either calls math is math (SPAN_SOURCE
-"both", chosen on tools/mathset/choose_spans.py): the span classifier we trained on generated
-scans (engine/formulas/inline_spans.py: each word's pixels and characters, and its
-neighbours'), and the character rules: a word holding a mathematical symbol or a Greek letter,
-a letter with a number hanging on it ("N1", read from N_1), or a short function applied to its
-argument ("cos(z)", "f(x)"), with the single letters, numbers, brackets and commas beside it.
-One sign between two math words joins them ("f(x) > 0"); a lone letter, digit or word of
-letters stays text.
+Two things say which words are math, and a word either calls math is math
+(`InlineSpanRules.span_source` "both", engine/formulas/inline_rules.py): the span classifier
+we trained on generated scans (engine/formulas/inline_spans.py: each word's pixels and
+characters, and its neighbours'), and the character rules: a word holding a mathematical
+symbol or a Greek letter, a letter with a number hanging on it ("N1", read from N_1), or a
+short function applied to its argument ("cos(z)", "f(x)"), with the single letters, numbers,
+brackets and commas beside it. One sign between two math words joins them ("f(x) > 0"); a
+lone letter, digit or word of letters stays text.
 
 Ordinary pages stay as read: a word of Greek letters is a Greek word, not math, and so is every
 word of a line written mostly in Greek; a programming language's name ("C++") is not math; and
@@ -29,6 +29,7 @@ from engine.formulas.glyph_latex import symbol_latex
 from engine.formulas.glyphs import RULES
 from engine.formulas.latex_print import compact
 from engine.formulas.latex_tokens import FUNCTION_NAMES
+from engine.formulas.inline_rules import INLINE_SPANS, InlineSpanRules
 from engine.formulas.inline_spans import line_features, math_probabilities, page_grey
 from engine.formulas.reading import looks_like_math
 from engine.page import PageState
@@ -43,29 +44,12 @@ _TRAILING = ".,;:"
 _WORD_LETTERS = frozenset("aAI")
 """Single letters that are words of English, never math on their own."""
 # Not yet: a subscript the recogniser flattened into its letter (yn for y_n) stays flat.
-PAD = 0.2
-THRESHOLD = 0.6
-"""A word the span classifier gives at least this probability of math is math."""
-MIN_CHARACTERS = 2
-"""A classified run of fewer characters than this stays text."""
-CROP_PAD = 0.05
-"""Around a span's words, this share of the line's height is read with it by the formula
-model."""
-SPAN_SOURCE = "both"
-"""Where spans come from: "classifier", "rules" (the character rules alone) or "both"."""
-PROSE_RUNS = ("settings", "words", "quantities", "numbers")
-"""Which shapes of a found run are prose, not math (`without_prose`), chosen on
-`python -m tools.mathset.choose_spans --prose`."""
 _SETTING = re.compile(r"[(\[]?([A-Za-z][A-Za-z_]{2,})=[-+]?[0-9][0-9.]*[kKM%]?[,;)\]]?")
 """A named setting of prose: "(enc=6,", "heads=8)", "dropout=0.1"."""
 _QUANTITY = re.compile(r"[(\[]?[0-9]+(?:[.,][0-9]+)?(?:[xX\u00d7kKMB%])[,;:.)\]]?")
 """A number with a multiplier or a unit of prose: "2x", "(395k", "10%", "1.5M"."""
 _NUMBERS = re.compile(r"[0-9.,;:()\[\]'\s]+")
 """Digits and punctuation only, no sign of arithmetic: "1,5", "(395", "2.3)"."""
-LATEX_FROM = "confident"
-"""A span's LaTeX: "characters" (word_latex), "model" (the formula model's reading of its
-pixels where it looks like math) or "confident" (that reading when it is confident)."""
-"""Around a span's words, this share of the line's height is read with it (scripts, bars)."""
 
 
 def _math_char(char: str) -> bool:
@@ -153,8 +137,8 @@ def line_candidates(line: Line, math_page: bool = True) -> list[tuple[Word, ...]
             and any(c.isalnum() for w in run for c in _core(w))]
 
 
-def _span_box(words: tuple[Word, ...], line: Line) -> Box:
-    pad = PAD * (line.box.y1 - line.box.y0)
+def _span_box(words: tuple[Word, ...], line: Line, rules: InlineSpanRules) -> Box:
+    pad = rules.pad * (line.box.y1 - line.box.y0)
     return Box(min(w.box.x0 for w in words) - pad, min(w.box.y0 for w in words),
                max(w.box.x1 for w in words) + pad, max(w.box.y1 for w in words))
 
@@ -179,16 +163,17 @@ def word_latex(text: str) -> str:
     return "".join(out).strip()
 
 
-def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Word, ...]]:
+def classified_runs(line: Line, probabilities, math_page: bool,
+                    rules: InlineSpanRules = INLINE_SPANS) -> list[tuple[Word, ...]]:
     """The runs of words of one line that the classifier calls math (probability at least
-    THRESHOLD), joined with the character rules' runs (`line_candidates`) where SPAN_SOURCE
-    says so, and trimmed of operators left hanging at their ends."""
+    `rules.threshold`), joined with the character rules' runs (`line_candidates`) where
+    `rules.span_source` says so, and trimmed of operators left hanging at their ends."""
     words = list(line.words)
     if greek_prose(line.text):
         return []
-    math = [p >= THRESHOLD and not _NAMES.fullmatch(_core(w))
+    math = [p >= rules.threshold and not _NAMES.fullmatch(_core(w))
             for w, p in zip(words, probabilities)]
-    if SPAN_SOURCE == "both":
+    if rules.span_source == "both":
         ruled = {id(w) for run in line_candidates(line, math_page) for w in run}
         math = [m or id(w) in ruled for m, w in zip(math, words)]
     for i in range(1, len(words) - 1):  # one sign between two math words: "f(x) > 0"
@@ -206,7 +191,7 @@ def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Wo
     # A lone letter or digit reads the same as text or as a formula, and a lone word of
     # letters is a word: they stay text.
     return [run for run in kept if any(c.isalnum() for w in run for c in _core(w))
-            and sum(len(_core(w)) for w in run) >= MIN_CHARACTERS
+            and sum(len(_core(w)) for w in run) >= rules.min_characters
             and not (len(run) == 1 and _prose_word(_core(run[0])))]
 
 
@@ -216,30 +201,33 @@ def _english(word: Word) -> bool:
     return len(text) >= 3 and text.isascii() and text.isalpha() and text not in FUNCTION_NAMES
 
 
-def without_prose(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
-    """The pieces of a run found as math that are not prose by their shape (PROSE_RUNS): named
-    settings ("(enc=6,", "heads=8)") cut out of it, words of prose left at a piece's ends
-    ("ran 2x"), and a piece that is one number with a multiplier or unit ("2x", "(395k",
-    "10%") or digits and punctuation without a sign between them ("1,5") dropped."""
+def without_prose(words: tuple[Word, ...], rules: InlineSpanRules = INLINE_SPANS
+                  ) -> list[tuple[Word, ...]]:
+    """The pieces of a run found as math that are not prose by their shape
+    (`rules.prose_runs`): named settings ("(enc=6,", "heads=8)") cut out of it, words of prose
+    left at a piece's ends ("ran 2x"), and a piece that is one number with a multiplier or unit
+    ("2x", "(395k", "10%") or digits and punctuation without a sign between them ("1,5")
+    dropped."""
+    prose_runs = rules.prose_runs
     pieces: list[list[Word]] = [[]]
     for word in words:
         setting = _SETTING.fullmatch(word.text)
-        if ("settings" in PROSE_RUNS and setting
+        if ("settings" in prose_runs and setting
                 and setting.group(1).lower() not in FUNCTION_NAMES):
             pieces.append([])
         else:
             pieces[-1].append(word)
     kept = []
     for piece in pieces:
-        while "words" in PROSE_RUNS and piece and _english(piece[0]):
+        while "words" in prose_runs and piece and _english(piece[0]):
             piece = piece[1:]
-        while "words" in PROSE_RUNS and piece and _english(piece[-1]):
+        while "words" in prose_runs and piece and _english(piece[-1]):
             piece = piece[:-1]
         texts = [w.text for w in piece]
         if (not piece or not any(c.isalnum() for t in texts for c in t)
-                or "quantities" in PROSE_RUNS and len(texts) == 1
+                or "quantities" in prose_runs and len(texts) == 1
                 and _QUANTITY.fullmatch(texts[0])
-                or "numbers" in PROSE_RUNS and _NUMBERS.fullmatch(" ".join(texts))):
+                or "numbers" in prose_runs and _NUMBERS.fullmatch(" ".join(texts))):
             continue
         kept.append(tuple(piece))
     return kept
@@ -267,18 +255,20 @@ def _closes(word: Word) -> bool:
     return word.text[-1:] in ".;:" and word.text != _core(word)
 
 
-def find_ocr_inline_math(page: PageState, models) -> PageState:
+def find_ocr_inline_math(page: PageState, models,
+                         rules: InlineSpanRules = INLINE_SPANS) -> PageState:
     """OCR pages: the runs of words the span classifier calls math (engine/formulas/
     inline_spans.py) in each prose block's lines become formula spans, their LaTeX from the
-    recognised characters or from the formula model's reading of the span's pixels (LATEX_FROM);
-    the span's score the mean of its words'."""
+    recognised characters or from the formula model's reading of the span's pixels
+    (`rules.latex_from`); the span's score the mean of its words'. `rules`:
+    engine/formulas/inline_rules.py."""
     prose = [(i, b) for i, b in enumerate(page.blocks) if b.kind in PROSE_KINDS]
     math_page = any(symbol_candidate(w) and not greek_prose(line.text)
                     for _, block in prose for line in block.lines for w in line.words)
     lines = [(index, line) for index, block in prose for line in block.lines if line.words]
     if not lines:
         return page
-    if SPAN_SOURCE == "rules" or not math_page:
+    if rules.span_source == "rules" or not math_page:
         runs = [line_candidates(line, math_page) for _, line in lines]
     else:
         grey = page_grey(page.image)
@@ -287,20 +277,20 @@ def find_ocr_inline_math(page: PageState, models) -> PageState:
         runs, start = [], 0
         for _, line in lines:
             runs.append(classified_runs(line, probabilities[start:start + len(line.words)],
-                                        math_page))
+                                        math_page, rules))
             start += len(line.words)
     spans = []
     for (index, line), line_runs in zip(lines, runs):
-        for words in (piece for run in line_runs for piece in without_prose(run)):
+        for words in (piece for run in line_runs for piece in without_prose(run, rules)):
             latex = compact(" ".join(word_latex(w) for w in _spelled(words)))
-            if (SPAN_SOURCE == "rules" and not looks_like_math(latex)
+            if (rules.span_source == "rules" and not looks_like_math(latex)
                     and not _SCRIPTED.fullmatch(_core(words[0]))):
                 continue
             scores = [w.score if w.score is not None else line.score for w in words]
-            spans.append([index, words, _span_box(words, line), latex,
+            spans.append([index, words, _span_box(words, line, rules), latex,
                           sum(scores) / len(scores)])
-    if spans and LATEX_FROM != "characters":
-        _read_pixels(page, models, spans)
+    if spans and rules.latex_from != "characters":
+        _read_pixels(page, models, spans, rules)
     found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
     for index, words, box, latex, score in spans:
         found.setdefault(index, []).append((words, box, latex, score))
@@ -315,20 +305,20 @@ def _padded(box: Box, words: tuple[Word, ...], pad: float) -> Box:
     return Box(box.x0 - pad * height, box.y0, box.x1 + pad * height, box.y1)
 
 
-def _read_pixels(page: PageState, models, spans: list[list]) -> None:
+def _read_pixels(page: PageState, models, spans: list[list], rules: InlineSpanRules) -> None:
     """Each span's LaTeX from the formula model's reading of its crop (prepared as display
     crops are: engine/formulas/model.py `prepare`), where the reading is confident and looks
     like math; the characters' LaTeX stands otherwise."""
     recognizer = models.formula_recognizer()
     if recognizer is None:
         return
-    pad = CROP_PAD - PAD
+    pad = rules.crop_pad - rules.pad
     readings = recognizer.read([page.crop(_padded(span[2], span[1], pad), margin=0)
                                 for span in spans])
     for span, reading in zip(spans, readings):
         if reading is None or not looks_like_math(reading.latex):
             continue
-        if LATEX_FROM == "model" or not reading.low_confidence:
+        if rules.latex_from == "model" or not reading.low_confidence:
             span[3] = compact(reading.latex)
 
 

@@ -7,20 +7,18 @@ import re
 from dataclasses import replace
 
 from engine.formulas.latex_print import compact
+from engine.structure.assembly_rules import ASSEMBLY, AssemblyRules
 from engine.structure.furniture import in_display_type
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.paragraphs import build_blocks, join_lines, lines_box
 from engine.structure.reading_order import body_line_height
-from engine.structure.rows import JUSTIFIED_GAP, justified_span, level_with
+from engine.structure.row_rules import ROWS, RowRules
+from engine.structure.rows import justified_span, level_with
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import has_cjk
 from engine.types import Block, BlockKind, Box, Line, Region
 
-# A line belongs to the region that holds most of it; below this share it belongs to none.
-MIN_LINE_SHARE = 0.5
-# Of regions holding a line within this share of the most, the smallest takes it: a region
-# nested in another (a column's paragraph in a box over two columns) whose edge stops a pixel
-# short of a justified column's first word still holds that word.
-NESTED_SHARE = 0.1
 TEXT_LIKE = {BlockKind.TEXT, BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.LIST_ITEM,
              BlockKind.CAPTION, BlockKind.FOOTNOTE, BlockKind.REFERENCE, BlockKind.HEADER,
              BlockKind.FOOTER, BlockKind.CODE}
@@ -31,53 +29,48 @@ KEEP_REGION_KIND = {BlockKind.TITLE, BlockKind.SECTION_HEADER, BlockKind.CAPTION
 _SECTION_NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)*)\.?\s+\S")
 
 
-def display_header(region: Region, body_height: float) -> Region:
-    """A page-header region in display type (furniture.DISPLAY_TYPE) becomes a section header:
-    a masthead or a headline at the top of a large page, not a running head."""
-    if region.kind is not BlockKind.HEADER or not in_display_type(region.lines, body_height):
+def display_header(region: Region, body_height: float,
+                   furniture: FurnitureRules = FURNITURE) -> Region:
+    """A page-header region in display type (`furniture.display_type`) becomes a section
+    header: a masthead or a headline at the top of a large page, not a running head."""
+    if region.kind is not BlockKind.HEADER or not in_display_type(region.lines, body_height,
+                                                                   furniture):
         return region
     return replace(region, kind=BlockKind.SECTION_HEADER)
 
 
-# A text region lying this much inside a larger text region is a fragment of it (the layout
-# model sometimes boxes single words of a justified line).
-NESTED_TEXT_SHARE = 0.6
-
-
-def drop_nested_text(regions: list[Region], lines: list[Line] = ()) -> list[Region]:
-    """Text-like regions mostly inside a larger text-like region are removed, so the lines they
-    cover stay with the paragraph they belong to; unless the smaller one is a column beside
-    which the larger one holds another column's lines (`beside_column`)."""
+def drop_nested_text(regions: list[Region], lines: list[Line] = (),
+                     rules: AssemblyRules = ASSEMBLY) -> list[Region]:
+    """Text-like regions mostly inside a larger text-like region (`rules.nested_text_share`)
+    are removed, so the lines they cover stay with the paragraph they belong to; unless the
+    smaller one is a column beside which the larger one holds another column's lines
+    (`beside_column`)."""
     kept = []
     for region in regions:
         inside_larger = region.kind in TEXT_LIKE and region.box.area > 0 and any(
             other is not region and other.kind in TEXT_LIKE and other.box.area > region.box.area
-            and region.box.share_inside(other.box) >= NESTED_TEXT_SHARE
-            and not beside_column(region, other, lines)
+            and region.box.share_inside(other.box) >= rules.nested_text_share
+            and not beside_column(region, other, lines, rules)
             for other in regions)
         if not inside_larger:
             kept.append(region)
     return kept
 
 
-# A region holding this many whole lines, inside a larger one that holds as many lines beside
-# it (level with it, clear of it on the left or right), is a column of its own and the larger
-# one spans a gutter: a newspaper's column boxed once alone and once with its neighbour.
-COLUMN_LINES = 2
-WHOLE_LINE_SHARE = 0.9
-
-
-def beside_column(region: Region, larger: Region, lines: list[Line]) -> bool:
-    """Whether `region` is a column of lines of its own beside which `larger` holds more: both
-    run over COLUMN_LINES rows or more (words of one row boxed apart are no column)."""
+def beside_column(region: Region, larger: Region, lines: list[Line],
+                  rules: AssemblyRules = ASSEMBLY) -> bool:
+    """Whether `region` is a column of lines of its own beside which `larger` holds more (level
+    with it, clear of it on the left or right): both run over `rules.column_lines` rows or more
+    (words of one row boxed apart are no column), and the larger one spans a gutter: a
+    newspaper's column boxed once alone and once with its neighbour."""
     box = region.box
-    whole = [ln for ln in lines if ln.box.share_inside(box) >= WHOLE_LINE_SHARE]
-    if rows(whole) < COLUMN_LINES:
+    whole = [ln for ln in lines if ln.box.share_inside(box) >= rules.whole_line_share]
+    if rows(whole) < rules.column_lines:
         return False
-    beside = [ln for ln in lines if ln.box.share_inside(larger.box) >= MIN_LINE_SHARE
+    beside = [ln for ln in lines if ln.box.share_inside(larger.box) >= rules.min_line_share
               and (ln.box.x0 >= box.x1 or ln.box.x1 <= box.x0)
               and ln.box.y0 < box.y1 and ln.box.y1 > box.y0]
-    return rows(beside) >= COLUMN_LINES
+    return rows(beside) >= rules.column_lines
 
 
 def rows(lines: list[Line]) -> int:
@@ -89,24 +82,29 @@ def rows(lines: list[Line]) -> int:
     return count
 
 
-def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region], list[Line]]:
-    """The regions holding their lines (largest overlap wins; nested regions: the smaller one)
-    and the lines no region holds, which are kept as text of their own."""
+def assign_lines(lines: list[Line], regions: list[Region], row_rules: RowRules = ROWS,
+                 rules: AssemblyRules = ASSEMBLY) -> tuple[list[Region], list[Line]]:
+    """The regions holding their lines and the lines no region holds, which are kept as text of
+    their own. A line belongs to the region holding most of it (at least
+    `rules.min_line_share`); of regions holding it within `rules.nested_share` of the most,
+    the smallest: a region nested in another (a column's paragraph in a box over two columns)
+    whose edge stops a pixel short of a justified column's first word still holds that word.
+    `row_rules`: what a row of a region is (engine/structure/row_rules.py)."""
     per_region: list[list[Line]] = [[] for _ in regions]
     leftover: list[Line] = []
     for line in lines:
         shares = [(line.box.share_inside(region.box), i) for i, region in enumerate(regions)]
-        shares = [(share, i) for share, i in shares if share >= MIN_LINE_SHARE]
+        shares = [(share, i) for share, i in shares if share >= rules.min_line_share]
         if not shares:
             leftover.append(line)
             continue
         most = max(share for share, _ in shares)
-        best = min((i for share, i in shares if share >= most - NESTED_SHARE),
+        best = min((i for share, i in shares if share >= most - rules.nested_share),
                    key=lambda i: regions[i].box.area)
         per_region[best].append(line)
     stray = []
     for line in leftover:
-        row = row_region(line, regions, per_region, lines)
+        row = row_region(line, regions, per_region, lines, row_rules, rules)
         if row is None:
             stray.append(line)
         else:
@@ -114,23 +112,20 @@ def assign_lines(lines: list[Line], regions: list[Region]) -> tuple[list[Region]
     return [replace(r, lines=tuple(held)) for r, held in zip(regions, per_region)], stray
 
 
-# A word sticking out of a text region's box (its last word, flush with a justified column's
-# edge the box stops short of) is on a row of that region when a line the region holds lies
-# level with it within this many line heights to its left or right, and no line goes on beyond
-# it as near: the next column's first word, reaching a pixel into a region that missed its
-# column, is followed by the rest of its row.
-ROW_WORD_GAP = 1.5
-
-
 def row_region(line: Line, regions: list[Region], held: list[list[Line]],
-               lines: list[Line]) -> int | None:
+               lines: list[Line], row_rules: RowRules = ROWS,
+               rules: AssemblyRules = ASSEMBLY) -> int | None:
     """The text region whose lines continue `line`'s row, if any: it reaches into the region
-    with nothing as near beyond it, or a full row of its column, above or below, runs from the
-    region's piece to the line's far end, flush with it (paragraphs.justified_span: the region's
+    (a word sticking out of its box, flush with a justified column's edge the box stops short
+    of) with a line the region holds level with it within `rules.row_word_gap` line heights and
+    nothing as near beyond it (the next column's first word, reaching a pixel into a region
+    that missed its column, is followed by the rest of its row), or a full row of its column,
+    above or below, runs from the
+    region's piece to the line's far end, flush with it (rows.justified_span: the region's
     box stops short of a justified column's edge, or the layout model drew one region over the
     column's text and missed a word at its edge). `lines`: every line of the page."""
     height = max(line.box.height, 1.0)
-    reach = ROW_WORD_GAP * height
+    reach = rules.row_word_gap * height
     for i, region in enumerate(regions):
         if region.kind not in TEXT_LIKE:
             continue
@@ -151,7 +146,8 @@ def row_region(line: Line, regions: list[Region], held: list[list[Line]],
             if reaches_in and gap <= reach and not any(
                     ln is not line and level_with(ln, line) for ln in beyond):
                 return i
-            if gap <= JUSTIFIED_GAP * height and justified_span(start, end, line, lines):
+            if gap <= row_rules.justified_gap * height and justified_span(
+                    start, end, line, lines, rules=row_rules):
                 return i
     return None
 
@@ -167,7 +163,8 @@ def heading_level(kind: BlockKind, text: str) -> int:
 
 
 def region_blocks(region: Region, page_lines: list[Line] | None = None,
-                  vertical: VerticalRules = VERTICAL) -> list[Block]:
+                  vertical: VerticalRules = VERTICAL, row_rules: RowRules = ROWS,
+                  paragraphs: ParagraphRules = PARAGRAPHS) -> list[Block]:
     """The blocks one region contributes, its text taken from the lines it holds (`page_lines`:
     every line of the page, for telling a row's pieces from two columns' lines)."""
     lines = list(region.lines)
@@ -188,7 +185,7 @@ def region_blocks(region: Region, page_lines: list[Line] | None = None,
                       crop=region.crop)]
     if not lines:
         return []
-    blocks = build_blocks(lines, page_lines, vertical)
+    blocks = build_blocks(lines, page_lines, vertical, rows=row_rules, rules=paragraphs)
     if region.kind in KEEP_REGION_KIND:
         if region.kind in (BlockKind.TITLE, BlockKind.SECTION_HEADER):
             # A heading region is one heading, however its lines wrapped.
@@ -274,39 +271,22 @@ def footnotes_last(blocks: list[Block]) -> list[Block]:
     return [b for b in blocks if b.kind is not BlockKind.FOOTNOTE] + notes
 
 
-# A "figure" holding at least this many CJK letters (Han, kana, Hangul) in at least
-# FIGURE_TEXT_LINES lines is text the layout model took for a picture: a tinted note box, or
-# columns of vertical writing (the layout model was trained on English pages). On the generated
-# Chinese pages (tools/structure, seed 1) such figures held 60-62 characters in 5-6 lines (a
-# textbook's note, scanned: read 0.82-0.86 without its text) and 1,210-1,461 characters (a
-# box over three quarters of a vertical page: 0.57 and 0.52 kept, 0.99 without); real figures
-# held none, mastheads drawn as logos one line of 4. Scanned textbooks read 0.938 with 20 or
-# 40 characters, 0.922 with 80 or without the rule; seed 2 and the dev set were checked after.
-FIGURE_TEXT_CHARS = 40
-FIGURE_TEXT_LINES = 3
-
-
-def holds_cjk_text(region: Region, lines: list[Line]) -> bool:
-    """Whether a figure region holds a paragraph's worth of CJK writing."""
-    held = [ln for ln in lines if ln.box.share_inside(region.box) >= MIN_LINE_SHARE]
+def holds_cjk_text(region: Region, lines: list[Line], rules: AssemblyRules = ASSEMBLY) -> bool:
+    """Whether a figure region holds a paragraph's worth of CJK writing (Han, kana, Hangul):
+    text the layout model took for a picture, a tinted note box or columns of vertical writing
+    (it was trained on English pages)."""
+    held = [ln for ln in lines if ln.box.share_inside(region.box) >= rules.min_line_share]
     chars = sum(1 for ln in held for ch in ln.text if has_cjk(ch))
-    return len(held) >= FIGURE_TEXT_LINES and chars >= FIGURE_TEXT_CHARS
+    return len(held) >= rules.figure_text_lines and chars >= rules.figure_text_chars
 
 
-# A slanted line lying over at least this many other lines is printed across the page's text: a
-# watermark or a stamp ("Unpublished working draft", "CONFIDENTIAL"). A table's column heads
-# turned 45 degrees stand in their own cells, over no other line (the dev set's one such table).
-WATERMARK_MIN_LINES = 2
-
-
-def split_watermarks(lines: list[Line]) -> tuple[list[Line], list[Line]]:
-    """(the page's lines, the slanted lines printed over them)."""
+def split_watermarks(lines: list[Line], rules: AssemblyRules = ASSEMBLY
+                     ) -> tuple[list[Line], list[Line]]:
+    """(the page's lines, the slanted lines printed over them): a slanted line lying over
+    `rules.watermark_min_lines` other lines is printed across the page's text, a watermark or
+    a stamp ("Unpublished working draft", "CONFIDENTIAL"); a table's column heads turned 45
+    degrees stand in their own cells, over no other line."""
     over = [line for line in lines if line.slanted and sum(
         other is not line and other.box.share_inside(line.box) >= 0.5 for other in lines
-    ) >= WATERMARK_MIN_LINES]
+    ) >= rules.watermark_min_lines]
     return [line for line in lines if line not in over], over
-
-
-# A "figure" covering this much of the page is the page itself (a poster, a photographed
-# sign, a cropped text line): its text is the content, not a label inside an illustration.
-PAGE_SIZED_FIGURE_SHARE = 0.5

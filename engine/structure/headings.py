@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
+from engine.structure.heading_rules import HEADINGS, HeadingRules
 from engine.structure.paragraphs import join_lines
 from engine.types import Block, BlockKind, PageResult
 
@@ -30,28 +31,6 @@ _CHINESE = (
     (re.compile(rf"^\s*[{_CHINESE_NUMERAL}]+[、.．]"), 1),
     (re.compile(rf"^\s*[（(][{_CHINESE_NUMERAL}]+[）)]"), 2),
 )
-
-
-@dataclass(frozen=True)
-class HeadingRules:
-    """When a numbered line is a heading, and how styles are told apart."""
-
-    max_words: int = 12
-    """A numbered heading is a title, not a sentence (the dev set's longest: 6 words)."""
-    larger: float = 1.15
-    """Set this much larger than the body, it stands out without being bold."""
-    same_size: float = 0.06
-    """Two headings within this share of each other's size are one style."""
-    broken_gap: float = 1.0
-    """A heading the layout cut in two: the halves, one style, this many type sizes apart."""
-    broken_words: int = 24
-    """... and no longer than this together (the sets' longest headline: 14 words)."""
-    title_size: float = 1.15
-    """An unnumbered heading this much larger than every other heading is the title (LaTeX's
-    article sets its title 1.2 times its section titles, at every class size)."""
-
-
-RULES = HeadingRules()
 HEADING_KINDS = (BlockKind.TITLE, BlockKind.SECTION_HEADER)
 
 
@@ -138,8 +117,10 @@ def _body_fragment(block: Block, body: float, rules: HeadingRules) -> bool:
             <= rules.same_size * max(_size(block), body) and not numbering_depth(text))
 
 
-def document_headings(pages: list[PageResult], rules: HeadingRules = RULES) -> list[PageResult]:
-    """The pages with every heading's level set for the whole document."""
+def document_headings(pages: list[PageResult], rules: HeadingRules = HEADINGS
+                      ) -> list[PageResult]:
+    """The pages with every heading's level set for the whole document, under `rules`
+    (engine/structure/heading_rules.py)."""
     body = _body_size(pages)
     promoted = [[replace(b, kind=BlockKind.SECTION_HEADER) if _numbered_heading(b, body, rules)
                  else replace(b, kind=BlockKind.TEXT, level=0)

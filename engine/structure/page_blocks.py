@@ -10,15 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from engine.structure.assembly import (PAGE_SIZED_FIGURE_SHARE, assign_lines, display_header,
-                                       drop_nested_text, footnotes_last, holds_cjk_text,
-                                       label_captions, place_captions, region_blocks,
-                                       split_watermarks)
+from engine.structure.assembly import (assign_lines, display_header, drop_nested_text,
+                                       footnotes_last, holds_cjk_text, label_captions,
+                                       place_captions, region_blocks, split_watermarks)
+from engine.structure.assembly_rules import ASSEMBLY, AssemblyRules
 from engine.structure.code import code_blocks
+from engine.structure.form_rules import FORMS, FormRules
 from engine.structure.forms import read_rows_across
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.paragraphs import build_blocks
 from engine.structure.reading_order import line_height, order_blocks
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.row_rules import ROWS, RowRules
 from engine.structure.vertical import is_vertical_page
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.text import right_to_left
@@ -49,6 +53,17 @@ class PageBlocks:
     """The rules that put the blocks in reading order (engine/structure/reading_order_rules.py)."""
     vertical_rules: VerticalRules = VERTICAL
     """The rules of vertical writing (engine/structure/vertical_rules.py)."""
+    row_rules: RowRules = ROWS
+    """The rules that join pieces of one line (engine/structure/row_rules.py)."""
+    paragraph_rules: ParagraphRules = PARAGRAPHS
+    """The rules that group lines into paragraphs (engine/structure/paragraph_rules.py)."""
+    furniture_rules: FurnitureRules = FURNITURE
+    """What a running head is, and display type (engine/structure/furniture_rules.py)."""
+    form_rules: FormRules = FORMS
+    """When short lines are a form's labels and values (engine/structure/form_rules.py)."""
+    assembly_rules: AssemblyRules = ASSEMBLY
+    """How lines are laid into regions, and which regions are what they seem
+    (engine/structure/assembly_rules.py)."""
 
     @property
     def by_layout(self) -> bool:
@@ -65,7 +80,7 @@ BlockStep = Callable[[PageBlocks], PageBlocks]
 def set_watermarks_aside(page: PageBlocks) -> PageBlocks:
     """A watermark is page furniture, like a running head: left out of the reading order, where
     it would lie across the columns as if it were a headline dividing them."""
-    lines, stamped = split_watermarks(page.lines)
+    lines, stamped = split_watermarks(page.lines, page.assembly_rules)
     furniture = [Block(BlockKind.HEADER, line.box, (line,), line.text, line.score)
                  for line in stamped]
     return replace(page, lines=lines, furniture=furniture)
@@ -82,7 +97,8 @@ def cjk_figures_as_text(page: PageBlocks) -> PageBlocks:
         return page
     return replace(page, regions=[
         replace(r, kind=BlockKind.TEXT)
-        if r.kind is BlockKind.FIGURE and holds_cjk_text(r, page.lines) else r
+        if r.kind is BlockKind.FIGURE and holds_cjk_text(r, page.lines, page.assembly_rules)
+        else r
         for r in page.regions])
 
 
@@ -98,13 +114,14 @@ def vertical_figures_only(page: PageBlocks) -> PageBlocks:
 def drop_nested_regions(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
-    return replace(page, regions=drop_nested_text(list(page.regions), page.lines))
+    return replace(page, regions=drop_nested_text(list(page.regions), page.lines,
+                                                  page.assembly_rules))
 
 
 def lines_to_regions(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
-    held, leftover = assign_lines(page.lines, page.regions)
+    held, leftover = assign_lines(page.lines, page.regions, page.row_rules, page.assembly_rules)
     return replace(page, held=held, leftover=leftover)
 
 
@@ -112,14 +129,16 @@ def display_headers(page: PageBlocks) -> PageBlocks:
     if not page.by_layout:
         return page
     body_height = line_height(page.lines)
-    return replace(page, held=[display_header(region, body_height) for region in page.held])
+    return replace(page, held=[display_header(region, body_height, page.furniture_rules)
+                               for region in page.held])
 
 
 def picture_page_words(page: PageBlocks) -> PageBlocks:
     """On a page that is mostly pictures (a poster, a cover, a photographed sign) the words on
     the pictures are what the page says: their lines leave the figures for the text."""
     figure_area = sum(r.box.area for r in page.held if r.kind is BlockKind.FIGURE)
-    if not page.page_area or figure_area < PAGE_SIZED_FIGURE_SHARE * page.page_area:
+    share = page.assembly_rules.page_sized_figure_share
+    if not page.page_area or figure_area < share * page.page_area:
         return page
     figures = [r for r in page.held if r.kind is BlockKind.FIGURE]
     return replace(page, leftover=page.leftover + [ln for r in figures for ln in r.lines],
@@ -130,15 +149,21 @@ def picture_page_words(page: PageBlocks) -> PageBlocks:
 def blocks_of_regions(page: PageBlocks) -> PageBlocks:
     return replace(page, blocks=[block for region in page.held
                                  for block in region_blocks(region, page.lines,
-                                                           page.vertical_rules)])
+                                                           page.vertical_rules,
+                                                           page.row_rules,
+                                                           page.paragraph_rules)])
 
 
 def blocks_of_loose_lines(page: PageBlocks) -> PageBlocks:
     """Lines no region holds (every line, without regions): paragraphs by geometry."""
     if not page.by_layout:
-        return replace(page, blocks=build_blocks(page.lines, None, page.vertical_rules))
+        return replace(page, blocks=build_blocks(page.lines, None, page.vertical_rules,
+                                                 rows=page.row_rules,
+                                                 rules=page.paragraph_rules))
     return replace(page, blocks=page.blocks + build_blocks(page.leftover, page.lines,
-                                                            page.vertical_rules))
+                                                            page.vertical_rules,
+                                                            rows=page.row_rules,
+                                                            rules=page.paragraph_rules))
 
 
 def join_code(page: PageBlocks) -> PageBlocks:
@@ -154,7 +179,7 @@ def order(page: PageBlocks) -> PageBlocks:
 def rows_across(page: PageBlocks) -> PageBlocks:
     if not page.by_layout or page.right_to_left or page.vertical:
         return page
-    return replace(page, blocks=read_rows_across(page.blocks))
+    return replace(page, blocks=read_rows_across(page.blocks, page.form_rules))
 
 
 def caption_labels(page: PageBlocks) -> PageBlocks:
@@ -199,21 +224,31 @@ def assemble_page(lines: list[Line], regions: list[Region] | tuple[Region, ...] 
                   page_area: float | None = None,
                   reading_order: ReadingOrderRules = READING_ORDER,
                   vertical: VerticalRules = VERTICAL,
-                  steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS) -> list[Block]:
+                  steps: tuple[tuple[str, BlockStep], ...] = BLOCK_STEPS, *,
+                  rows: RowRules = ROWS, paragraphs: ParagraphRules = PARAGRAPHS,
+                  furniture: FurnitureRules = FURNITURE, forms: FormRules = FORMS,
+                  assembly: AssemblyRules = ASSEMBLY) -> list[Block]:
     """Blocks of a page in reading order, watermarks first as page furniture: `steps` in
     order (BLOCK_STEPS; a tool may stop them early to look between two) under the rule sets
-    `reading_order` and `vertical`."""
-    return blocks_after(lines, regions, page_area, steps, reading_order,
-                        vertical).furniture_and_blocks
+    `reading_order`, `vertical`, `rows`, `paragraphs`, `furniture`, `forms` and
+    `assembly`."""
+    return blocks_after(lines, regions, page_area, steps, reading_order, vertical,
+                        rows=rows, paragraphs=paragraphs, furniture=furniture,
+                        forms=forms, assembly=assembly).furniture_and_blocks
 
 
 def blocks_after(lines: list[Line], regions: list[Region] | tuple[Region, ...] | None,
                  page_area: float | None, steps: tuple[tuple[str, BlockStep], ...],
                  reading_order: ReadingOrderRules = READING_ORDER,
-                 vertical: VerticalRules = VERTICAL) -> PageBlocks:
+                 vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
+                 paragraphs: ParagraphRules = PARAGRAPHS,
+                 furniture: FurnitureRules = FURNITURE,
+                 forms: FormRules = FORMS, assembly: AssemblyRules = ASSEMBLY) -> PageBlocks:
     """The page's blocks as far as `steps` make them."""
     page = PageBlocks(list(lines), None if regions is None else list(regions), page_area,
-                      reading_order_rules=reading_order, vertical_rules=vertical)
+                      reading_order_rules=reading_order, vertical_rules=vertical,
+                      row_rules=rows, paragraph_rules=paragraphs, furniture_rules=furniture,
+                      form_rules=forms, assembly_rules=assembly)
     for _name, step in steps:
         page = step(page)
     return page

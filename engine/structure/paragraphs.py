@@ -6,6 +6,8 @@ import re
 import statistics
 from dataclasses import replace
 
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
+from engine.structure.row_rules import ROWS, RowRules
 from engine.structure.rows import merge_fragments
 from engine.structure.vertical import is_vertical, vertical_blocks
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
@@ -16,9 +18,6 @@ BULLET_RE = re.compile(r"^\s*([•●◦▪■□·‣⁃➢❖✓\-–*]|\(?\d{
 # An item number read straight onto Chinese text ("12.解方程": OCR keeps no space there, and
 # Chinese print sets none) is an item number all the same; a space is put after it.
 CJK_ITEM_RE = re.compile(r"^(\s*\(?\d{1,3}[.)])(?=[\u3400-\u4dbf\u4e00-\u9fff])")
-# A heading is clearly larger than the body text and short.
-HEADING_SIZE_RATIO = 1.15
-HEADING_MAX_CHARS = 120
 
 
 def body_font_size(lines: list[Line]) -> float:
@@ -37,19 +36,21 @@ def _size(line: Line) -> float:
 
 
 def build_blocks(lines: list[Line], page_lines: list[Line] | None = None,
-                 vertical: VerticalRules = VERTICAL) -> list[Block]:
+                 vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
+                 rules: ParagraphRules = PARAGRAPHS) -> list[Block]:
     """Consecutive lines that touch vertically, overlap horizontally and share a size form a
-    block. Lines must be given in top-to-bottom order within their column. `page_lines`: as for
-    merge_fragments. Columns of vertical CJK writing form their own paragraphs
-    (engine/structure/vertical.py, under `vertical`)."""
+    block. Lines must be given in top-to-bottom order within their column. `page_lines` and
+    `rows`: as for merge_fragments. Columns of vertical CJK writing form their own paragraphs
+    (engine/structure/vertical.py, under `vertical`). `rules`: what a heading is and when a
+    block's short lines stay apart (engine/structure/paragraph_rules.py)."""
     columns = [ln for ln in lines if is_vertical(ln, vertical)]
     if columns:
         across = [ln for ln in lines if not is_vertical(ln, vertical)]
         return vertical_blocks(columns, vertical) + (
-            build_blocks(across, page_lines, vertical) if across else [])
+            build_blocks(across, page_lines, vertical, rows=rows, rules=rules) if across else [])
     if not lines:
         return []
-    lines = merge_fragments([_spaced_item(ln) for ln in lines], page_lines)
+    lines = merge_fragments([_spaced_item(ln) for ln in lines], page_lines, rows)
     body = body_font_size(lines)
     groups: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
@@ -61,8 +62,8 @@ def build_blocks(lines: list[Line], page_lines: list[Line] | None = None,
     blocks = []
     for group in groups:
         for part in _split_list_items(group):
-            blocks.extend(split_short_lines(part, page_lines or lines))
-    return [_classify(block_lines, body) for block_lines in blocks]
+            blocks.extend(split_short_lines(part, page_lines or lines, rules))
+    return [_classify(block_lines, body, rules) for block_lines in blocks]
 
 
 def _spaced_item(line: Line) -> Line:
@@ -96,36 +97,33 @@ def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
     return best
 
 
-# A line break is deliberate when the next line's first word would have fit in the room left
-# on the line (flowing text wraps only when it does not): a chat's sender above the message, a
-# settings page's labels. The room runs to the nearest text to the right on the line's row (less
-# a gap of GUTTER_CHARS), or to the page's rightmost text; in a block set flush right, the room
-# at the line's start counts too. A block of OCR lines more than half of
-# whose breaks are deliberate keeps every line apart (a paragraph of prose has one at most,
-# before its last line, where it runs into the next); text-layer lines keep the PDF's own
-# paragraphs.
-HARD_BREAK_SHARE = 0.5
-# Room to spare, in the line's average character widths, beyond the next word and a space.
-HARD_BREAK_SLACK = 1.0
-GUTTER_CHARS = 2.0
+def split_short_lines(lines: list[Line], page_lines: list[Line],
+                      rules: ParagraphRules = PARAGRAPHS) -> list[list[Line]]:
+    """The lines of a block of short, deliberately broken OCR lines, each a block of its own.
 
-
-def split_short_lines(lines: list[Line], page_lines: list[Line]) -> list[list[Line]]:
-    """The lines of a block of short, deliberately broken OCR lines, each a block of its own."""
+    A line break is deliberate when the next line's first word would have fit in the room left
+    on the line (flowing text wraps only when it does not): a chat's sender above the message,
+    a settings page's labels. The room runs to the nearest text to the right on the line's row
+    (less a gap of `rules.gutter_chars`), or to the page's rightmost text; in a block set flush
+    right, the room at the line's start counts too. A block of OCR lines more than
+    `rules.hard_break_share` of whose breaks are deliberate keeps every line apart (a paragraph
+    of prose has one at most, before its last line, where it runs into the next); text-layer
+    lines keep the PDF's own paragraphs."""
     if len(lines) < 2 or not all(ln.words for ln in lines):
         return [lines]
     page_left = min(ln.box.x0 for ln in page_lines)
     page_right = max(ln.box.x1 for ln in page_lines)
-    starts = [_room_start(line, page_lines, page_left) for line in lines]
+    starts = [_room_start(line, page_lines, page_left, rules) for line in lines]
     # Set flush right with more room before each line than the line takes (a settings page's
     # values; not a justified column, whose room is its gutter): the room is at the start.
     flush_right = (max(ln.box.x1 for ln in lines) - min(ln.box.x1 for ln in lines)
                    <= min(_char_width(ln) for ln in lines)
                    and all(ln.box.x0 - start >= ln.box.width for ln, start in zip(lines, starts)))
-    hard = sum(_fits_after(line, following, _room_end(line, page_lines, page_right))
-               or flush_right and _fits_before(line, following, start)
-               for line, following, start in zip(lines, lines[1:], starts))
-    if hard <= HARD_BREAK_SHARE * (len(lines) - 1):
+    ends = [_room_end(line, page_lines, page_right, rules) for line in lines]
+    hard = sum(_fits_after(line, following, end, rules)
+               or flush_right and _fits_before(line, following, start, rules)
+               for line, following, start, end in zip(lines, lines[1:], starts, ends))
+    if hard <= rules.hard_break_share * (len(lines) - 1):
         return [lines]
     return [[line] for line in lines]
 
@@ -134,30 +132,32 @@ def _char_width(line: Line) -> float:
     return line.box.width / max(len(line.text), 1)
 
 
-def _room_end(line: Line, page_lines: list[Line], page_right: float) -> float:
+def _room_end(line: Line, page_lines: list[Line], page_right: float,
+              rules: ParagraphRules) -> float:
     beside = [other.box.x0 for other in page_lines if other.box.x0 >= line.box.x1
               and other.box.y0 < line.box.center_y < other.box.y1]
     if not beside:
         return page_right
-    return min(beside) - GUTTER_CHARS * _char_width(line)
+    return min(beside) - rules.gutter_chars * _char_width(line)
 
 
-def _room_start(line: Line, page_lines: list[Line], page_left: float) -> float:
+def _room_start(line: Line, page_lines: list[Line], page_left: float,
+                rules: ParagraphRules) -> float:
     beside = [other.box.x1 for other in page_lines if other.box.x1 <= line.box.x0
               and other.box.y0 < line.box.center_y < other.box.y1]
     if not beside:
         return page_left
-    return max(beside) + GUTTER_CHARS * _char_width(line)
+    return max(beside) + rules.gutter_chars * _char_width(line)
 
 
-def _fits_before(line: Line, following: Line, left: float) -> bool:
+def _fits_before(line: Line, following: Line, left: float, rules: ParagraphRules) -> bool:
     word = following.words[0].box.width
-    return line.box.x0 - left >= word + (1 + HARD_BREAK_SLACK) * _char_width(line)
+    return line.box.x0 - left >= word + (1 + rules.hard_break_slack) * _char_width(line)
 
 
-def _fits_after(line: Line, following: Line, right: float) -> bool:
+def _fits_after(line: Line, following: Line, right: float, rules: ParagraphRules) -> bool:
     word = following.words[0].box.width
-    return right - line.box.x1 >= word + (1 + HARD_BREAK_SLACK) * _char_width(line)
+    return right - line.box.x1 >= word + (1 + rules.hard_break_slack) * _char_width(line)
 
 
 def _split_list_items(group: list[Line]) -> list[list[Line]]:
@@ -173,7 +173,7 @@ def _split_list_items(group: list[Line]) -> list[list[Line]]:
     return parts
 
 
-def _classify(lines: list[Line], body: float) -> Block:
+def _classify(lines: list[Line], body: float, rules: ParagraphRules) -> Block:
     box = lines[0].box
     for ln in lines[1:]:
         box = box.union(ln.box)
@@ -182,8 +182,9 @@ def _classify(lines: list[Line], body: float) -> Block:
     size = statistics.median(_size(ln) for ln in lines)
     if BULLET_RE.match(lines[0].text):
         return Block(BlockKind.LIST_ITEM, box, tuple(lines), text, score)
-    if (body > 0 and size >= HEADING_SIZE_RATIO * body and len(text) <= HEADING_MAX_CHARS
-            and len(lines) <= 3 and any(ch.isalpha() for ch in text)):
+    if (body > 0 and size >= rules.heading_size_ratio * body
+            and len(text) <= rules.heading_max_chars and len(lines) <= 3
+            and any(ch.isalpha() for ch in text)):
         return Block(BlockKind.SECTION_HEADER, box, tuple(lines), text, score,
                      level=2 if size >= 1.6 * body else 3)
     if (all(ln.bold for ln in lines) and len(lines) <= 2 and len(text) <= 80

@@ -9,8 +9,13 @@ from functools import reduce
 from engine.page import PageState, keep_crop
 from engine.structure.page_blocks import assemble_page
 from engine.structure.code_cells import read_listing_cells
+from engine.structure.assembly_rules import ASSEMBLY, AssemblyRules
+from engine.structure.form_rules import FORMS, FormRules
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
 from engine.structure.line_numbers import LINE_NUMBERS, LineNumberRules, line_number_gutter
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.row_rules import ROWS, RowRules
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from engine.types import BlockKind, Box, Line, Region
 
@@ -26,10 +31,16 @@ def crop_figures(page: PageState, models) -> PageState:
 
 
 def assemble_blocks(page: PageState, models, reading_order: ReadingOrderRules = READING_ORDER,
-                    vertical: VerticalRules = VERTICAL) -> PageState:
+                    vertical: VerticalRules = VERTICAL, rows: RowRules = ROWS,
+                    paragraphs: ParagraphRules = PARAGRAPHS,
+                    furniture: FurnitureRules = FURNITURE, forms: FormRules = FORMS,
+                    assembly: AssemblyRules = ASSEMBLY) -> PageState:
+    """The page's blocks in reading order (engine/structure/page_blocks.py), under the rule
+    sets given (the defaults in PAGE_STAGES; an experiment passes variants)."""
     height, width = page.image.shape[:2]
     blocks = assemble_page(list(page.lines), page.regions, float(height * width), reading_order,
-                           vertical)
+                           vertical, rows=rows, paragraphs=paragraphs, furniture=furniture,
+                           forms=forms, assembly=assembly)
     return replace(page, blocks=tuple(blocks))
 
 

@@ -7,15 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.tables.cell_rules import TABLE_CELLS, TableCellRules
 from engine.types import Box, Line
-
-# A line whose best cell holds at least this share of it is kept whole: cell boxes are
-# regressed, not exact, and a word poking past a predicted border is no reason to split.
-KEEP_WHOLE_SHARE = 0.9
-# Cells that share at least this fraction of the shorter height with a line are on its row.
-SAME_ROW_OVERLAP = 0.5
-# Weight of IoU against the share of a box inside a cell: near ties go to the tighter cell.
-_TIGHTNESS_WEIGHT = 1e-3
 
 
 @dataclass(frozen=True)
@@ -31,7 +24,8 @@ def boxes_array(boxes: list[Box]) -> np.ndarray:
     return np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes], dtype=np.float64).reshape(-1, 4)
 
 
-def best_cells(queries: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def best_cells(queries: np.ndarray, cells: np.ndarray, rules: TableCellRules = TABLE_CELLS
+               ) -> tuple[np.ndarray, np.ndarray]:
     """For each query box (m, 4): the cell (n, 4) holding most of it, and that share (0..1).
 
     A query inside no cell goes to the nearest one (gap distance, then centre distance) with
@@ -44,7 +38,7 @@ def best_cells(queries: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.n
     area_c = np.maximum((c[..., 2] - c[..., 0]) * (c[..., 3] - c[..., 1]), 1e-6)
     share = inter / area_q
     iou = inter / np.maximum(area_q + area_c - inter, 1e-6)
-    chosen = np.argmax(share + _TIGHTNESS_WEIGHT * iou, axis=1)
+    chosen = np.argmax(share + rules.tightness_weight * iou, axis=1)
     rows = np.arange(len(queries))
     best_share = share[rows, chosen]
     outside = best_share <= 0
@@ -57,17 +51,19 @@ def best_cells(queries: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, np.n
     return chosen, np.clip(best_share, 0.0, 1.0)
 
 
-def row_cells(line_box: Box, cells: np.ndarray) -> np.ndarray:
+def row_cells(line_box: Box, cells: np.ndarray, rules: TableCellRules = TABLE_CELLS
+              ) -> np.ndarray:
     """Indices of the cells on the line's row that it reaches, ordered left to right."""
     overlap_h = np.minimum(cells[:, 3], line_box.y1) - np.maximum(cells[:, 1], line_box.y0)
     shorter = np.minimum(cells[:, 3] - cells[:, 1], line_box.height)
     overlap_w = np.minimum(cells[:, 2], line_box.x1) - np.maximum(cells[:, 0], line_box.x0)
-    on_row = (overlap_h >= SAME_ROW_OVERLAP * shorter) & (shorter > 0) & (overlap_w > 0)
+    on_row = (overlap_h >= rules.same_row_overlap * shorter) & (shorter > 0) & (overlap_w > 0)
     found = np.flatnonzero(on_row)
     return found[np.argsort(cells[found, 0], kind="stable")]
 
 
-def split_line(line: Line, cells: np.ndarray, home: int) -> list[tuple[TextPiece, int]]:
+def split_line(line: Line, cells: np.ndarray, home: int, rules: TableCellRules = TABLE_CELLS
+               ) -> list[tuple[TextPiece, int]]:
     """Cut a line that runs across cells of its row into per-cell pieces at word boundaries.
 
     Word positions are estimated from character offsets spread evenly over the line's width,
@@ -78,7 +74,7 @@ def split_line(line: Line, cells: np.ndarray, home: int) -> list[tuple[TextPiece
     words = list(re.finditer(r"\S+", line.text))
     if not words:
         return []
-    candidates = row_cells(box, cells)
+    candidates = row_cells(box, cells, rules)
     if len(candidates) < 2 or len(words) < 2:
         return [(TextPiece(line.text.strip(), box), home)]
     starts = np.array([w.start() for w in words], dtype=np.float64) / length
@@ -120,9 +116,11 @@ def join_reading_order(pieces: list[TextPiece]) -> str:
     return " ".join(" ".join(words).split())
 
 
-def fill_cells(cells: list[Box], lines: list[Line]) -> list[str]:
+def fill_cells(cells: list[Box], lines: list[Line], rules: TableCellRules = TABLE_CELLS
+               ) -> list[str]:
     """The text of each cell: every line (or per-cell piece of a line) goes to the cell holding
-    most of it, or to the nearest cell when none does, so no text is lost."""
+    most of it, or to the nearest cell when none does, so no text is lost. `rules`:
+    engine/tables/cell_rules.py."""
     lines = [line for line in lines if line.text.strip()]
     if not cells:
         return []
@@ -130,11 +128,11 @@ def fill_cells(cells: list[Box], lines: list[Line]) -> list[str]:
     if not lines:
         return ["" for _ in cells]
     cell_array = boxes_array(cells)
-    homes, shares = best_cells(boxes_array([line.box for line in lines]), cell_array)
+    homes, shares = best_cells(boxes_array([line.box for line in lines]), cell_array, rules)
     for line, home, share in zip(lines, homes, shares):
-        if share >= KEEP_WHOLE_SHARE or len(line.text.split()) < 2 or len(cells) < 2:
+        if share >= rules.keep_whole_share or len(line.text.split()) < 2 or len(cells) < 2:
             assigned[home].append(TextPiece(line.text, line.box))
             continue
-        for piece, target in split_line(line, cell_array, int(home)):
+        for piece, target in split_line(line, cell_array, int(home), rules):
             assigned[target].append(piece)
     return [join_reading_order(pieces) for pieces in assigned]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from engine.tables.cell_rules import TABLE_CELLS, TableCellRules
 from engine.tables.cells import boxes_array, row_cells
 from engine.tables.evidence_rules import TABLE_EVIDENCE, TableEvidenceRules
 from engine.tables.recognizer import TableResult
@@ -51,8 +52,10 @@ def is_prose_columns(result: TableResult, crop: np.ndarray,
 
 
 def cuts_through_lines(result: TableResult, lines: Sequence[Line],
-                       rules: TableEvidenceRules = TABLE_EVIDENCE) -> bool:
-    """The table's cells split most of the region's text lines (`cut_share` of them)."""
+                       rules: TableEvidenceRules = TABLE_EVIDENCE,
+                       cell_rules: TableCellRules = TABLE_CELLS) -> bool:
+    """The table's cells split most of the region's text lines (`cut_share` of them); a line
+    reaches the cells of its row (`cell_rules`: engine/tables/cell_rules.py)."""
     if not result.ok or len(result.cells) < 2:
         return False
     cells = boxes_array([cell.box for cell in result.cells])
@@ -61,7 +64,7 @@ def cuts_through_lines(result: TableResult, lines: Sequence[Line],
         if len(line.text.split()) < 2:
             continue
         box = line.box
-        reached = row_cells(box, cells)
+        reached = row_cells(box, cells, cell_rules)
         overlaps = np.minimum(cells[reached, 2], box.x1) - np.maximum(cells[reached, 0], box.x0)
         counted += 1
         cut += int(np.count_nonzero(overlaps >= box.height) >= 2)

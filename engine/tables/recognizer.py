@@ -11,6 +11,7 @@ from engine.errors import ModelUnavailable
 from engine.imaging import composite_on_white, to_chw_imagenet
 from engine.runtime.sessions import ModelSession
 from engine.content.table_html import table_html
+from engine.tables.cell_rules import TABLE_CELLS, TableCellRules
 from engine.tables.cells import fill_cells
 from engine.content.tables import Table, TableCell
 from engine.tables.structure import (Skeleton, TableParseError, TableVocabulary, decode_tokens,
@@ -108,8 +109,10 @@ class TableRecognizer:
         self._session = session
         self.vocabulary = TableVocabulary.from_metadata(session.metadata["character"])
 
-    def recognize(self, crop_rgb: np.ndarray, lines: list[Line]) -> TableResult:
-        """`lines` are the crop's text lines in crop pixels (text layer or OCR)."""
+    def recognize(self, crop_rgb: np.ndarray, lines: list[Line],
+                  cells: TableCellRules = TABLE_CELLS) -> TableResult:
+        """`lines` are the crop's text lines in crop pixels (text layer or OCR), laid into the
+        cells under `cells` (engine/tables/cell_rules.py)."""
         if crop_rgb.ndim == 2:
             crop_rgb = np.repeat(crop_rgb[:, :, None], 3, axis=2)
         elif crop_rgb.shape[2] == 4:
@@ -132,7 +135,7 @@ class TableRecognizer:
         if len(decoded.cell_quads) != len(skeleton.cells):
             return TableResult.failed("cell boxes do not match the cells", decoded.score)
         boxes = quads_to_boxes(decoded.cell_quads, CANVAS_PX, scale_x, scale_y, width, height)
-        return assemble(skeleton, boxes, fill_cells(boxes, lines), decoded.score)
+        return assemble(skeleton, boxes, fill_cells(boxes, lines, cells), decoded.score)
 
     def _split_outputs(self, outputs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """(token probabilities (T, n_tokens), cell quads (T, 8)) whatever the output order."""

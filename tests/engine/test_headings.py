@@ -170,3 +170,19 @@ def test_a_three_depth_document_gets_its_outline(tmp_path, engine):
                     "#### 1.1.1 Earlier work", "## 2 Methods", "### 2.1 Samples",
                     "#### 2.1.1 Storage"):
         assert f"\n{heading}\n" in f"\n{markdown}", markdown
+
+
+def test_a_heading_rules_variant_reaches_the_document_levels():
+    """`HeadingRules` (engine/structure/heading_rules.py) is used by headings.py alone: a
+    numbered line in body weight 1.2 times the body is a heading, not once a heading must be
+    1.3 times the body."""
+    from dataclasses import replace
+
+    from engine.structure.heading_rules import HEADINGS
+
+    body = "Body text of the section, long enough to be a paragraph of its own."
+    pages = [_page(1, _block(BlockKind.TEXT, "1 Introduction", 12, False),
+                   *(_block(BlockKind.TEXT, body, 10, False, y=20 * k) for k in (1, 2, 3)))]
+    assert document_headings(pages)[0].blocks[0].kind is BlockKind.SECTION_HEADER
+    larger = replace(HEADINGS, larger=1.3)
+    assert document_headings(pages, larger)[0].blocks[0].kind is BlockKind.TEXT

@@ -81,3 +81,38 @@ def test_prose_shapes_are_cut_out_of_a_found_run_and_formulas_kept():
     assert pieces("(2, -5, 2)") == ["(2, -5, 2)"]
     assert pieces("dropout=0.1, x = 2") == ["x = 2"]
     assert pieces("sin=0.5") == ["sin=0.5"]  # a function's name is not a setting's
+
+
+def test_an_inline_span_rules_variant_reaches_the_ocr_spans_and_the_inline_stage():
+    """`InlineSpanRules` (engine/formulas/inline_rules.py) is used by inline_ocr.py and handed
+    on by the inline stage (inline.py): a span's box reaches `pad` line heights past its words,
+    and the prose shapes cut out of a run are `prose_runs`; tools/mathset/choose_spans.py
+    builds its variants the same way."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from engine.formulas.inline import find_inline_math
+    from engine.formulas.inline_ocr import without_prose
+    from engine.formulas.inline_rules import INLINE_SPANS
+    from engine.options import ConvertOptions
+    from engine.types import TextSource
+    from tools.mathset.choose_spans import variant
+
+    plain = replace(INLINE_SPANS, span_source="rules", latex_from="characters")
+    tight = replace(plain, pad=0.0)
+    line = _line("checkers should ω = 2π treat")
+    block = Block(BlockKind.TEXT, line.box, lines=(line,), text=line.text)
+    page = PageState(None, 1, ConvertOptions(inline_math=True), image=np.zeros((20, 80, 3),
+                     np.uint8), blocks=(block,), text_source=TextSource.OCR)
+    for find in (find_ocr_inline_math, find_inline_math):
+        padded = find(page, None, plain).blocks[0].spans[1].box
+        assert (padded.x0, padded.x1) == (20 - 0.2 * 12, 48 + 0.2 * 12)
+        assert find(page, None, tight).blocks[0].spans[1].box == Box(20, 0, 48, 12)
+    run = _line("ran 2x").words
+    assert without_prose(run) == []
+    assert [w.text for w in without_prose(run, replace(INLINE_SPANS, prose_runs=()))[0]] == [
+        "ran", "2x"]
+    assert variant("rules", "model", 0.4, ("words",)) == replace(
+        INLINE_SPANS, span_source="rules", latex_from="model", threshold=0.4,
+        prose_runs=("words",))

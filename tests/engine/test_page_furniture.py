@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.structure.assembly import display_header
-from engine.structure.furniture import DISPLAY_TYPE, mark_furniture
+from engine.structure.furniture import mark_furniture
+from engine.structure.furniture_rules import FURNITURE
 from engine.types import Block, BlockKind, Box, Line, PageResult, Region, TextSource
 
 
@@ -143,7 +144,8 @@ def test_a_headline_atop_a_tall_page_is_not_a_running_head():
 def test_a_page_header_region_in_display_type_is_a_section_header():
     body = 25.0
     masthead = Region(BlockKind.HEADER, Box(0, 0, 800, 80), 0.9,
-                      lines=(Line("The County Observer", Box(100, 10, 700, 10 + DISPLAY_TYPE * body)),))
+                      lines=(Line("The County Observer",
+                                  Box(100, 10, 700, 10 + FURNITURE.display_type * body)),))
     assert display_header(masthead, body).kind is BlockKind.SECTION_HEADER
     running = replace(masthead, lines=(Line("Proc. of a Conference", Box(100, 10, 700, 10 + body)),))
     assert display_header(running, body).kind is BlockKind.HEADER

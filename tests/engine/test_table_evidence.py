@@ -107,7 +107,7 @@ def test_the_table_stage_turns_an_unparsable_index_into_text_and_keeps_other_fai
     region = Region(BlockKind.TABLE, Box(20, 20, 580, 380), 0.9)
 
     class Failing:
-        def recognize(self, crop, lines):
+        def recognize(self, crop, lines, cells=None):
             return TableResult.failed("table too large for the table model")
 
     models = SimpleNamespace(table_recognizer=Failing)

@@ -247,3 +247,38 @@ def test_recognizer_rejects_outputs_that_do_not_match_the_vocabulary():
     session = FakeSession([np.zeros((1, 5, 8), np.float32), np.zeros((1, 5, 12), np.float32)])
     with pytest.raises(ModelUnavailable):
         TableRecognizer(session).recognize(np.zeros((40, 40, 3), dtype=np.uint8), [])
+
+
+def test_what_shares_a_row_reaches_the_cells_the_recognizer_and_the_evidence():
+    """`TableCellRules.same_row_overlap` is used by engine/tables/cells.py (a line cut between
+    the cells of its row), the recogniser (recognizer.py, filling its grid) and the evidence
+    (evidence.py: a grid cutting through its lines): once no cell can share a line's row (more
+    than its whole height), a line across two cells stays whole in each of them."""
+    from dataclasses import replace
+
+    from engine.tables.cell_rules import TABLE_CELLS
+    from engine.tables.evidence import cuts_through_lines
+    from engine.tables.evidence_rules import TABLE_EVIDENCE
+    from engine.tables.recognizer import ReadCell, TableResult
+
+    rowless = replace(TABLE_CELLS, same_row_overlap=1.01)
+    across = [line("12.5 7.25", 5, 1, 95, 9), line("total", 2, 22, 45, 38)]
+    assert fill_cells(CELLS, across) == ["12.5", "7.25", "total", ""]
+    assert fill_cells(CELLS, across, rowless) == ["12.5 7.25", "", "total", ""]
+    cells = {2: quad(0.02, 0.02, 0.2, 0.1), 3: quad(0.3, 0.02, 0.5, 0.1),
+             6: quad(0.02, 0.3, 0.2, 0.4), 7: quad(0.3, 0.3, 0.5, 0.4)}
+    probs, quads = model_outputs(TWO_BY_TWO, cells)
+    crop = np.full((100, 200, 3), 255, dtype=np.uint8)
+    lines = [line("12.5 7.25", 5, 5, 95, 15), line("a", 5, 62, 35, 75)]
+    recognizer = TableRecognizer(FakeSession([probs[None], quads[None]]))
+    assert [c.text for c in recognizer.recognize(crop, lines).cells] == ["12.5", "7.25", "a", ""]
+    assert [c.text for c in recognizer.recognize(crop, lines, rowless).cells] == [
+        "12.5 7.25", "", "a", ""]
+    # Newspaper columns 200 px wide, each split by the grid into two cells of 100 px.
+    grid = TableResult(table=None, cells=tuple(
+        ReadCell(r, c, 1, 1, Box(100 * c, 12 * r, 100 * (c + 1), 12 * (r + 1)), "w")
+        for r in range(12) for c in range(4)), n_rows=12, n_cols=4, score=0.9, ok=True)
+    columns = [Line("word " * 6, Box(x0, 12 * r + 1, x0 + 190, 12 * r + 11))
+               for r in range(12) for x0 in (0, 205)]
+    assert cuts_through_lines(grid, columns)
+    assert not cuts_through_lines(grid, columns, TABLE_EVIDENCE, rowless)

@@ -5,11 +5,12 @@
 The scanned pages of a math-set seed that is neither trained on (tools/mathset/train_spans.py)
 nor reported (tools/mathset: seed 2) are read once up to the inline-math stage (kept under
 build/spans/choose-<seed>); the stage is then run again on each page under every variant of
-engine/formulas/inline_ocr.py's switches (where spans come from, where their LaTeX comes from,
-the classifier's threshold) and the pages scored as tools/mathset scores them. Writes
+the inline span rules (engine/formulas/inline_rules.py: where spans come from, where their
+LaTeX comes from, the classifier's threshold), each built with `dataclasses.replace` and
+passed to the stage, and the pages scored as tools/mathset scores them. Writes
 docs/results/mathset_spans_choice.json; with --prose, the chosen switches are kept and the
-shapes of prose cut out of found runs (inline_ocr.PROSE_RUNS) are varied instead, written to
-docs/results/mathset_spans_prose.json."""
+shapes of prose cut out of found runs (`InlineSpanRules.prose_runs`) are varied instead,
+written to docs/results/mathset_spans_prose.json."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import argparse
 import json
 import pickle
 import statistics
+from dataclasses import replace
 from pathlib import Path
 
 from tools.mathset.generate import REPO, generate
@@ -47,34 +49,36 @@ def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, 
     return states
 
 
+def variant(source: str, latex: str, threshold: float, prose: tuple[str, ...] | None = None):
+    """The engine's inline span rules with the switches given (`prose`: the shapes of prose
+    cut out of runs, None for the engine's own)."""
+    from engine.formulas.inline_rules import INLINE_SPANS
+
+    changes = {"span_source": source, "latex_from": latex, "threshold": threshold}
+    if prose is not None:
+        changes["prose_runs"] = tuple(prose)
+    return replace(INLINE_SPANS, **changes)
+
+
 def scored(states, models, source: str, latex: str, threshold: float,
            prose: tuple[str, ...] | None = None) -> dict:
-    """The inline stage run again on every page under one variant (`prose`: the shapes of
-    prose cut out of runs, None for the engine's own), pooled as tools/mathset pools a
-    variant's pages."""
-    import engine.formulas.inline_ocr as inline_ocr
+    """The inline stage run again on every page under one variant of the rules (`variant`),
+    pooled as tools/mathset pools a variant's pages."""
+    from engine.formulas.inline_ocr import find_ocr_inline_math
     from engine.output.markdown import render_markdown
     from tools.eval.scoring import text_similarity
 
-    saved = (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
-             inline_ocr.PROSE_RUNS)
-    inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD = source, latex, threshold
-    if prose is not None:
-        inline_ocr.PROSE_RUNS = prose
+    rules = variant(source, latex, threshold, prose)
     truth_count = found = matched = 0
     similarities, texts = [], []
-    try:
-        for _, state, truth in states:
-            markdown = render_markdown([inline_ocr.find_ocr_inline_math(state, models).result()])
-            predicted, wanted = inline_spans(markdown), inline_spans(truth)
-            count, scores = match_spans(predicted, wanted)
-            truth_count, found, matched = truth_count + len(wanted), found + len(predicted), \
-                matched + count
-            similarities += scores
-            texts.append(text_similarity(markdown, truth))
-    finally:
-        (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
-         inline_ocr.PROSE_RUNS) = saved
+    for _, state, truth in states:
+        markdown = render_markdown([find_ocr_inline_math(state, models, rules).result()])
+        predicted, wanted = inline_spans(markdown), inline_spans(truth)
+        count, scores = match_spans(predicted, wanted)
+        truth_count, found, matched = truth_count + len(wanted), found + len(predicted), \
+            matched + count
+        similarities += scores
+        texts.append(text_similarity(markdown, truth))
     return {"spans": source, "latex": latex, "threshold": threshold,
             **({} if prose is None else {"prose": list(prose)}),
             "inline_precision": round(matched / found, 4) if found else 0.0,
@@ -89,20 +93,20 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=2, help="pages per family and columns")
     parser.add_argument("--results", type=Path, default=None)
     parser.add_argument("--prose", action="store_true",
-                        help="vary the shapes of prose cut out of runs (inline_ocr.PROSE_RUNS)")
+                        help="vary the shapes of prose cut out of runs "
+                        "(InlineSpanRules.prose_runs)")
     args = parser.parse_args()
     results = args.results or REPO / "docs" / "results" / (
         "mathset_spans_prose.json" if args.prose else "mathset_spans_choice.json")
-    import engine.formulas.inline_ocr as inline_ocr
-
     from engine.api import Engine
+    from engine.formulas.inline_rules import INLINE_SPANS
     from settings import SettingsStore
 
     engine = Engine(SettingsStore().load())
     states = kept_states(REPO / "build" / "spans" / f"choose-{args.seed}", args.seed,
                          args.count, engine)
     rows = []
-    chosen = inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD
+    chosen = INLINE_SPANS.span_source, INLINE_SPANS.latex_from, INLINE_SPANS.threshold
     variants = ([(*chosen, prose) for prose in PROSE_VARIANTS] if args.prose
                 else [(*variant, ()) for variant in VARIANTS])
     for variant in variants:

@@ -88,24 +88,21 @@ def is_math_word(word: Word, boxes: list[Box]) -> bool:
 
 
 def read_to_inline_stage(engine, image: Path):
-    """The engine's page state as the inline-math stage receives it (no open document)."""
-    import engine.formulas.inline as inline
+    """The engine's page state as the inline-math stage receives it (no open document): the
+    page run through the engine's own PAGE_STAGES up to that stage, with the engine's models
+    (a stage's error is raised)."""
+    from engine.input.document import open_document
     from engine.options import ConvertOptions
+    from engine.page import PageState
+    from engine.recipe import PAGE_STAGES
 
-    seen = []
-    original = inline.find_ocr_inline_math
-
-    def keep(state, models):
-        seen.append(replace(state, document=None))
-        return state
-
-    inline.find_ocr_inline_math = keep
-    try:
-        engine.convert(str(image), ConvertOptions(write_json=False, write_content_list=False,
-                                                  inline_math=True))
-    finally:
-        inline.find_ocr_inline_math = original
-    return seen[0] if seen else None
+    names = [name for name, _ in PAGE_STAGES]
+    options = ConvertOptions(write_json=False, write_content_list=False, inline_math=True)
+    with open_document(Path(image)) as document:
+        state = PageState(document=document, page_number=1, options=options)
+        for _, stage in PAGE_STAGES[:names.index("inline_math")]:
+            state = stage(state, engine.models)
+    return replace(state, document=None)
 
 
 def training_pages(out: Path, seed: int, count: int, engine) -> list[LabelledPage]:

@@ -7,8 +7,9 @@ the truth, in seconds; `reassemble` runs the whole of page assembly again (parag
 writing, figures holding text, order, furniture) with the engine as it is now, for rules that
 act before ordering. `--set SET.NAME=value` runs `score` or `reassemble` with a variant of a
 rule set, built with `dataclasses.replace` and passed to the code: `reading_order`
-(engine/structure/reading_order_rules.py) or, for `reassemble`, `vertical`
-(engine/structure/vertical_rules.py)."""
+(engine/structure/reading_order_rules.py) or, for `reassemble`, `vertical`, `rows`,
+`paragraphs`, `furniture`, `forms` and `assembly` (engine/structure/vertical_rules.py,
+row_rules.py, paragraph_rules.py, furniture_rules.py, form_rules.py, assembly_rules.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,12 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+from engine.structure.assembly_rules import ASSEMBLY, AssemblyRules
+from engine.structure.form_rules import FORMS, FormRules
+from engine.structure.furniture_rules import FURNITURE, FurnitureRules
+from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.reading_order_rules import READING_ORDER, ReadingOrderRules
+from engine.structure.row_rules import ROWS, RowRules
 from engine.structure.vertical_rules import VERTICAL, VerticalRules
 from tools.rule_variants import with_changes
 
@@ -93,9 +99,13 @@ def score(folder: Path, candidates: dict, rules: ReadingOrderRules = READING_ORD
 
 
 def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
-               vertical: VerticalRules = VERTICAL) -> dict[str, dict[str, float]]:
-    """Each stored page assembled again from its lines and regions under `rules` and
-    `vertical`, furniture marked, scored."""
+               vertical: VerticalRules = VERTICAL, *, rows: RowRules = ROWS,
+               paragraphs: ParagraphRules = PARAGRAPHS, furniture: FurnitureRules = FURNITURE,
+               forms: FormRules = FORMS, assembly: AssemblyRules = ASSEMBLY
+               ) -> dict[str, dict[str, float]]:
+    """Each stored page assembled again from its lines and regions under `rules`,
+    `vertical`, `rows`, `paragraphs`, `furniture`, `forms` and `assembly`, furniture marked,
+    scored."""
 
     from engine.output.markdown import render_markdown
     from engine.structure.page_blocks import assemble_page
@@ -108,15 +118,19 @@ def reassemble(folder: Path, rules: ReadingOrderRules = READING_ORDER,
         if item.get("inputs") is None:
             continue
         truth = (folder / f"{item['id']}.md").read_text(encoding="utf-8")
-        blocks = assemble_page(*item["inputs"], reading_order=rules, vertical=vertical)
+        blocks = assemble_page(*item["inputs"], reading_order=rules, vertical=vertical,
+                               rows=rows, paragraphs=paragraphs, furniture=furniture,
+                               forms=forms, assembly=assembly)
         page = replace(item["page"], blocks=tuple(blocks))
-        table[f"{item['family']}/{item['variant']}"].append(
-            text_similarity(render_markdown(mark_furniture([page], vertical)), truth))
+        table[f"{item['family']}/{item['variant']}"].append(text_similarity(
+            render_markdown(mark_furniture([page], vertical, furniture)), truth))
     return {"reassembled": {key: round(statistics.fmean(v), 4)
                             for key, v in sorted(table.items())}}
 
 
-RULE_SETS = {"reading_order": READING_ORDER, "vertical": VERTICAL}
+RULE_SETS = {"reading_order": READING_ORDER, "vertical": VERTICAL, "rows": ROWS,
+             "paragraphs": PARAGRAPHS, "furniture": FURNITURE, "forms": FORMS,
+             "assembly": ASSEMBLY}
 """The rule sets `--set` can vary, by name, at their defaults."""
 
 
@@ -139,14 +153,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default="digital,scanned")
     parser.add_argument("--set", action="append", default=[], metavar="SET.NAME=VALUE",
                         help="a rule changed for this run: reading_order.NAME (score, "
-                             "reassemble) or vertical.NAME (reassemble)")
+                             "reassemble) or vertical, rows, paragraphs, furniture, "
+                             "forms, assembly.NAME (reassemble)")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(collect(args.folder, tuple(args.variants.split(","))))
         return 0
     sets = variant(args.set)
     if args.command == "reassemble":
-        results = reassemble(args.folder, sets["reading_order"], sets["vertical"])
+        results = reassemble(args.folder, sets["reading_order"], sets["vertical"],
+                             rows=sets["rows"], paragraphs=sets["paragraphs"],
+                             furniture=sets["furniture"], forms=sets["forms"],
+                             assembly=sets["assembly"])
     else:
         from engine.structure.reading_order import order_blocks
 
