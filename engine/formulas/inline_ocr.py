@@ -29,8 +29,10 @@ from engine.formulas.glyph_latex import symbol_latex
 from engine.formulas.glyphs import RULES
 from engine.formulas.latex_print import compact
 from engine.formulas.latex_tokens import FUNCTION_NAMES
+from engine.formulas.inline_prose import prose_word, without_prose
 from engine.formulas.inline_spans import line_features, math_probabilities, page_grey
 from engine.formulas.reading import looks_like_math
+from engine.imaging import grey_levels
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Line, Span, Word
 
@@ -51,17 +53,16 @@ MIN_CHARACTERS = 2
 CROP_PAD = 0.05
 """Around a span's words, this share of the line's height is read with it by the formula
 model."""
+FUNCTIONS_JOIN = True
+"""A function's name between two math words joins them as a sign does ("2 cos t")."""
+CROP_ROWS = "ink"
+"""How much of a span's height the formula model reads: "words" (its words' boxes) or "ink"
+(the rows of ink joined to them in its line's band, which hold an inline fraction's rows)."""
+INK_PIXELS = 2
+"""A row of a span's crop holds ink when this many of its pixels are darker than halfway
+between paper and ink."""
 SPAN_SOURCE = "both"
 """Where spans come from: "classifier", "rules" (the character rules alone) or "both"."""
-PROSE_RUNS = ("settings", "words", "quantities", "numbers")
-"""Which shapes of a found run are prose, not math (`without_prose`), chosen on
-`python -m tools.mathset.choose_spans --prose`."""
-_SETTING = re.compile(r"[(\[]?([A-Za-z][A-Za-z_]{2,})=[-+]?[0-9][0-9.]*[kKM%]?[,;)\]]?")
-"""A named setting of prose: "(enc=6,", "heads=8)", "dropout=0.1"."""
-_QUANTITY = re.compile(r"[(\[]?[0-9]+(?:[.,][0-9]+)?(?:[xX\u00d7kKMB%])[,;:.)\]]?")
-"""A number with a multiplier or a unit of prose: "2x", "(395k", "10%", "1.5M"."""
-_NUMBERS = re.compile(r"[0-9.,;:()\[\]'\s]+")
-"""Digits and punctuation only, no sign of arithmetic: "1,5", "(395", "2.3)"."""
 LATEX_FROM = "confident"
 """A span's LaTeX: "characters" (word_latex), "model" (the formula model's reading of its
 pixels where it looks like math) or "confident" (that reading when it is confident)."""
@@ -193,7 +194,8 @@ def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Wo
         math = [m or id(w) in ruled for m, w in zip(math, words)]
     for i in range(1, len(words) - 1):  # one sign between two math words: "f(x) > 0"
         if (not math[i] and math[i - 1] and math[i + 1] and not _closes(words[i - 1])
-                and not any(c.isalpha() for c in _core(words[i]))):
+                and (not any(c.isalpha() for c in _core(words[i]))
+                     or FUNCTIONS_JOIN and _core(words[i]) in FUNCTION_NAMES)):
             math[i] = True
     runs: list[list[Word]] = []
     for i, word in enumerate(words):
@@ -207,53 +209,7 @@ def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Wo
     # letters is a word: they stay text.
     return [run for run in kept if any(c.isalnum() for w in run for c in _core(w))
             and sum(len(_core(w)) for w in run) >= MIN_CHARACTERS
-            and not (len(run) == 1 and _prose_word(_core(run[0])))]
-
-
-def _english(word: Word) -> bool:
-    """A word of three or more letters that is not a function's name: "ran", "faster"."""
-    text = _core(word)
-    return len(text) >= 3 and text.isascii() and text.isalpha() and text not in FUNCTION_NAMES
-
-
-def without_prose(words: tuple[Word, ...]) -> list[tuple[Word, ...]]:
-    """The pieces of a run found as math that are not prose by their shape (PROSE_RUNS): named
-    settings ("(enc=6,", "heads=8)") cut out of it, words of prose left at a piece's ends
-    ("ran 2x"), and a piece that is one number with a multiplier or unit ("2x", "(395k",
-    "10%") or digits and punctuation without a sign between them ("1,5") dropped."""
-    pieces: list[list[Word]] = [[]]
-    for word in words:
-        setting = _SETTING.fullmatch(word.text)
-        if ("settings" in PROSE_RUNS and setting
-                and setting.group(1).lower() not in FUNCTION_NAMES):
-            pieces.append([])
-        else:
-            pieces[-1].append(word)
-    kept = []
-    for piece in pieces:
-        while "words" in PROSE_RUNS and piece and _english(piece[0]):
-            piece = piece[1:]
-        while "words" in PROSE_RUNS and piece and _english(piece[-1]):
-            piece = piece[:-1]
-        texts = [w.text for w in piece]
-        if (not piece or not any(c.isalnum() for t in texts for c in t)
-                or "quantities" in PROSE_RUNS and len(texts) == 1
-                and _QUANTITY.fullmatch(texts[0])
-                or "numbers" in PROSE_RUNS and _NUMBERS.fullmatch(" ".join(texts))):
-            continue
-        kept.append(tuple(piece))
-    return kept
-
-
-def _prose_word(text: str) -> bool:
-    """A word of prose in brackets or with stops ("(or", "GMT)", "e.g", "feed()"): no digit or
-    math sign, and three or more letters in a row that are not a function's name, a short
-    English word, or letters between stops."""
-    names = re.findall(r"[A-Za-z]+", text)
-    return (not any(c.isdigit() or _math_char(c) for c in text)
-            and (any(len(n) >= 3 and n not in FUNCTION_NAMES or n.lower() in RULES.stopwords
-                     for n in names) or bool(re.search(r"[A-Za-z]\.[A-Za-z]", text)))
-            or bool(re.fullmatch(r"[A-Za-z']+", text)))
+            and not (len(run) == 1 and prose_word(_core(run[0])))]
 
 
 def _spelled(words: tuple[Word, ...]) -> list[str]:
@@ -298,11 +254,11 @@ def find_ocr_inline_math(page: PageState, models) -> PageState:
                 continue
             scores = [w.score if w.score is not None else line.score for w in words]
             spans.append([index, words, _span_box(words, line), latex,
-                          sum(scores) / len(scores)])
+                          sum(scores) / len(scores), line])
     if spans and LATEX_FROM != "characters":
         _read_pixels(page, models, spans)
     found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
-    for index, words, box, latex, score in spans:
+    for index, words, box, latex, score, _ in spans:
         found.setdefault(index, []).append((words, box, latex, score))
     if not found:
         return page
@@ -315,6 +271,32 @@ def _padded(box: Box, words: tuple[Word, ...], pad: float) -> Box:
     return Box(box.x0 - pad * height, box.y0, box.x1 + pad * height, box.y1)
 
 
+def _crop_box(page: PageState, box: Box, words: tuple[Word, ...], line: Line,
+              pad: float) -> Box:
+    """What the formula model reads of a span: its words across, and where CROP_ROWS says
+    "ink", down the rows of ink that touch its words' rows without a blank row between, inside
+    its line's band (an inline fraction's numerator and denominator stand above and below the
+    words the OCR boxed; the next line is a blank row away)."""
+    padded = _padded(box, words, pad)
+    if CROP_ROWS != "ink":
+        return padded
+    x0, top, x1, bottom = page.crop_bounds(Box(padded.x0, line.box.y0, padded.x1, line.box.y1),
+                                           margin=0)
+    grey = grey_levels(page.image[top:bottom, x0:x1]).astype(np.float32)
+    if grey.size == 0:
+        return padded
+    paper, dark = np.percentile(grey, 90), grey.min()
+    if paper - dark < 40:
+        return padded
+    inked = ((grey < (paper + dark) / 2).sum(axis=1) >= INK_PIXELS)
+    y0, y1 = max(top, int(padded.y0)), min(bottom, int(np.ceil(padded.y1)))
+    while y0 > top and inked[y0 - 1 - top]:
+        y0 -= 1
+    while y1 < bottom and inked[y1 - top]:
+        y1 += 1
+    return Box(padded.x0, min(padded.y0, y0), padded.x1, max(padded.y1, y1))
+
+
 def _read_pixels(page: PageState, models, spans: list[list]) -> None:
     """Each span's LaTeX from the formula model's reading of its crop (prepared as display
     crops are: engine/formulas/model.py `prepare`), where the reading is confident and looks
@@ -323,7 +305,7 @@ def _read_pixels(page: PageState, models, spans: list[list]) -> None:
     if recognizer is None:
         return
     pad = CROP_PAD - PAD
-    readings = recognizer.read([page.crop(_padded(span[2], span[1], pad), margin=0)
+    readings = recognizer.read([page.crop(_crop_box(page, span[2], span[1], span[5], pad), margin=0)
                                 for span in spans])
     for span, reading in zip(spans, readings):
         if reading is None or not looks_like_math(reading.latex):

@@ -81,3 +81,62 @@ def test_prose_shapes_are_cut_out_of_a_found_run_and_formulas_kept():
     assert pieces("(2, -5, 2)") == ["(2, -5, 2)"]
     assert pieces("dropout=0.1, x = 2") == ["x = 2"]
     assert pieces("sin=0.5") == ["sin=0.5"]  # a function's name is not a setting's
+
+
+def test_prose_the_ocr_glued_to_a_formula_leaves_it():
+    from engine.formulas.inline_ocr import without_prose
+
+    def pieces(text: str) -> list[str]:
+        return [" ".join(w.text for w in piece) for piece in without_prose(_line(text).words)]
+
+    assert pieces("strongly∫∂u P dx") == ["∫∂u P dx"]
+    assert pieces("Mx,x0is") == ["Mx,x0"]
+    assert pieces("α ∈ k′another") == ["α ∈ k′"]
+    assert pieces("mλ/d = sinθ (the") == ["mλ/d = sinθ"]
+    assert pieces("sinθ + (1-x)dx") == ["sinθ + (1-x)dx"]  # a function's name, a differential
+    assert pieces("2xy = sin(x)") == ["2xy = sin(x)"]
+
+
+def test_a_glued_word_leaves_the_span_box_and_the_text_around_it_stays():
+    from engine.formulas.inline_ocr import without_prose
+
+    word = Word("x0is", Box(0, 0, 40, 12), 0.9)
+    (piece,) = without_prose((word,))
+    assert piece[0].text == "x0" and piece[0].box == Box(0, 0, 20, 12)
+    line = Line("then x0is not", Box(0, 0, 100, 12), words=(
+        Word("then", Box(0, 0, 30, 12)), Word("x0is", Box(40, 0, 80, 12)),
+        Word("not", Box(85, 0, 100, 12))))
+    block = Block(BlockKind.TEXT, line.box, lines=(line,), text=line.text)
+    spanned = _with_spans(block, [(piece, Box(40, 0, 60, 12), "x_{0}", 0.9)])
+    assert spans_text(spanned) == "then $x_{0}$is not"
+
+
+def test_a_function_name_between_math_words_joins_them():
+    from engine.formulas.inline_ocr import classified_runs
+
+    line = _line("is d + x = 2 cos t a line")
+    chances = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.1, 1.0, 0.0, 0.0]
+    assert [" ".join(w.text for w in run) for run in classified_runs(line, chances, True)] \
+        == ["d + x = 2 cos t"]
+
+
+def test_the_formula_model_reads_the_ink_rows_of_a_span_down_to_a_blank_row():
+    import numpy as np
+
+    import engine.formulas.inline_ocr as inline_ocr
+    from engine.formulas.inline_ocr import _crop_box
+
+    image = np.full((80, 100), 255, np.uint8)
+    image[20:31, 10:60] = 0  # the words the OCR boxed
+    image[12:20, 30:40] = 0  # a numerator above them, touching
+    image[31:38, 30:40] = 0  # a denominator below
+    image[44:56, 10:90] = 0  # the next line, a blank row away
+    line = Line("x", Box(0, 8, 100, 50), words=(Word("x", Box(10, 20, 60, 31)),))
+    page = PageState(None, 0, None, image=image)
+    box = _crop_box(page, Box(10, 20, 60, 31), line.words, line, 0.0)
+    assert (box.y0, box.y1) == (12, 38)
+    saved, inline_ocr.CROP_ROWS = inline_ocr.CROP_ROWS, "words"
+    try:
+        assert (_crop_box(page, Box(10, 20, 60, 31), line.words, line, 0.0).y0) == 20
+    finally:
+        inline_ocr.CROP_ROWS = saved

@@ -1,6 +1,6 @@
 """How inline spans on scans are found and spelled, chosen by measurement:
 
-    python -m tools.mathset.choose_spans [--seed 3] [--count 2] [--prose]
+    python -m tools.mathset.choose_spans [--seed 3] [--count 2] [--prose | --crops]
 
 The scanned pages of a math-set seed that is neither trained on (tools/mathset/train_spans.py)
 nor reported (tools/mathset: seed 2) are read once up to the inline-math stage (kept under
@@ -8,8 +8,10 @@ build/spans/choose-<seed>); the stage is then run again on each page under every
 engine/formulas/inline_ocr.py's switches (where spans come from, where their LaTeX comes from,
 the classifier's threshold) and the pages scored as tools/mathset scores them. Writes
 docs/results/mathset_spans_choice.json; with --prose, the chosen switches are kept and the
-shapes of prose cut out of found runs (inline_ocr.PROSE_RUNS) are varied instead, written to
-docs/results/mathset_spans_prose.json."""
+shapes of prose cut out of found runs (inline_prose.PROSE_RUNS) are varied instead, written to
+docs/results/mathset_spans_prose.json; with --crops, the rows of the page the formula model
+reads of a span (inline_ocr.CROP_ROWS) and whether a function's name joins two math words
+(inline_ocr.FUNCTIONS_JOIN), written to docs/results/mathset_spans_crops.json."""
 
 from __future__ import annotations
 
@@ -26,8 +28,11 @@ VARIANTS = [(source, latex, threshold)
             for source in ("rules", "classifier", "both")
             for latex in ("characters", "model", "confident")
             for threshold in ((0.5,) if source == "rules" else (0.4, 0.5, 0.6, 0.7))]
-PROSE_SHAPES = ("settings", "words", "quantities", "numbers")
+PROSE_SHAPES = ("settings", "words", "quantities", "numbers", "glued")
 PROSE_VARIANTS = [()] + [(shape,) for shape in PROSE_SHAPES] + [PROSE_SHAPES]
+CROP_VARIANTS = [(rows, functions) for rows in ("words", "ink") for functions in (False, True)]
+"""What the formula model reads of a span (inline_ocr.CROP_ROWS) and whether a function's name
+joins two math words (inline_ocr.FUNCTIONS_JOIN), varied with --crops."""
 
 
 def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, object, str]]:
@@ -48,19 +53,23 @@ def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, 
 
 
 def scored(states, models, source: str, latex: str, threshold: float,
-           prose: tuple[str, ...] | None = None) -> dict:
+           prose: tuple[str, ...] | None = None,
+           crops: tuple[str, bool] | None = None) -> dict:
     """The inline stage run again on every page under one variant (`prose`: the shapes of
-    prose cut out of runs, None for the engine's own), pooled as tools/mathset pools a
-    variant's pages."""
+    prose cut out of runs, `crops`: CROP_ROWS and FUNCTIONS_JOIN, None for the engine's own),
+    pooled as tools/mathset pools a variant's pages."""
     import engine.formulas.inline_ocr as inline_ocr
+    import engine.formulas.inline_prose as inline_prose
     from engine.output.markdown import render_markdown
     from tools.eval.scoring import text_similarity
 
     saved = (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
-             inline_ocr.PROSE_RUNS)
+             inline_prose.PROSE_RUNS, inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN)
     inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD = source, latex, threshold
     if prose is not None:
-        inline_ocr.PROSE_RUNS = prose
+        inline_prose.PROSE_RUNS = prose
+    if crops is not None:
+        inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN = crops
     truth_count = found = matched = 0
     similarities, texts = [], []
     try:
@@ -74,9 +83,10 @@ def scored(states, models, source: str, latex: str, threshold: float,
             texts.append(text_similarity(markdown, truth))
     finally:
         (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
-         inline_ocr.PROSE_RUNS) = saved
+         inline_prose.PROSE_RUNS, inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN) = saved
     return {"spans": source, "latex": latex, "threshold": threshold,
             **({} if prose is None else {"prose": list(prose)}),
+            **({} if crops is None else {"crop_rows": crops[0], "functions_join": crops[1]}),
             "inline_precision": round(matched / found, 4) if found else 0.0,
             "inline_recall": round(matched / truth_count, 4) if truth_count else 0.0,
             "inline_similarity": round(statistics.fmean(similarities), 4) if similarities
@@ -89,10 +99,13 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=2, help="pages per family and columns")
     parser.add_argument("--results", type=Path, default=None)
     parser.add_argument("--prose", action="store_true",
-                        help="vary the shapes of prose cut out of runs (inline_ocr.PROSE_RUNS)")
+                        help="vary the shapes of prose cut out of runs (inline_prose.PROSE_RUNS)")
+    parser.add_argument("--crops", action="store_true",
+                        help="vary the rows read of a span and the joining function names")
     args = parser.parse_args()
     results = args.results or REPO / "docs" / "results" / (
-        "mathset_spans_prose.json" if args.prose else "mathset_spans_choice.json")
+        "mathset_spans_prose.json" if args.prose else "mathset_spans_crops.json" if args.crops
+        else "mathset_spans_choice.json")
     import engine.formulas.inline_ocr as inline_ocr
 
     from engine.api import Engine
@@ -103,8 +116,9 @@ def main() -> None:
                          args.count, engine)
     rows = []
     chosen = inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD
-    variants = ([(*chosen, prose) for prose in PROSE_VARIANTS] if args.prose
-                else [(*variant, ()) for variant in VARIANTS])
+    variants = ([(*chosen, prose, None) for prose in PROSE_VARIANTS] if args.prose
+                else [(*chosen, None, crops) for crops in CROP_VARIANTS] if args.crops
+                else [(*variant, (), ("words", False)) for variant in VARIANTS])
     for variant in variants:
         rows.append(scored(states, engine.models, *variant))
         print(rows[-1], flush=True)
