@@ -48,6 +48,8 @@ _WORD_LETTERS = frozenset("aAI")
 PAD = 0.2
 THRESHOLD = 0.6
 """A word the span classifier gives at least this probability of math is math."""
+GROW = 0.3
+"""A word beside a math word is math when the classifier gives it at least this."""
 MIN_CHARACTERS = 2
 """A classified run of fewer characters than this stays text."""
 CROP_PAD = 0.05
@@ -116,12 +118,22 @@ def _joins(word: Word) -> bool:
     return bool(_JOINER.fullmatch(text)) and text not in _WORD_LETTERS
 
 
+_OPERANDS = "\u221e\u2205\u2207\u2202\u210f"
+"""Math symbols that stand for a quantity, not an operation: infinity, the empty set, nabla,
+the partial sign, h-bar."""
+
+
+def _operator(word: Word) -> bool:
+    """A word of operators only ("=", "<", "+"): no letter, digit or quantity symbol."""
+    return all(_math_char(c) and not c.isalpha() and c not in _OPERANDS for c in _core(word))
+
+
 def _trimmed(run: list[Word]) -> tuple[Word, ...]:
     """A run without operators left hanging at its ends ("g =" whose right side was not
     read as math)."""
-    while run and all(_math_char(c) and not c.isalpha() for c in _core(run[-1])):
+    while run and _operator(run[-1]):
         run = run[:-1]
-    while run and all(_math_char(c) and not c.isalpha() for c in _core(run[0])):
+    while run and _operator(run[0]):
         run = run[1:]
     return tuple(run)
 
@@ -192,6 +204,14 @@ def classified_runs(line: Line, probabilities, math_page: bool) -> list[tuple[Wo
     if SPAN_SOURCE == "both":
         ruled = {id(w) for run in line_candidates(line, math_page) for w in run}
         math = [m or id(w) in ruled for m, w in zip(math, words)]
+    grown = True
+    while grown:  # a doubtful word beside a formula's is part of it: "I = 1 Mb2"
+        grown = False
+        for i, (word, p) in enumerate(zip(words, probabilities)):
+            if (not math[i] and p >= GROW and not _NAMES.fullmatch(_core(word))
+                    and (i and math[i - 1] and not _closes(words[i - 1])
+                         or i + 1 < len(words) and math[i + 1] and not _closes(word))):
+                math[i] = grown = True
     for i in range(1, len(words) - 1):  # one sign between two math words: "f(x) > 0"
         if (not math[i] and math[i - 1] and math[i + 1] and not _closes(words[i - 1])
                 and (not any(c.isalpha() for c in _core(words[i]))
@@ -319,7 +339,7 @@ def _with_spans(block: Block, found: list[tuple[tuple[Word, ...], Box, str, floa
     text, spans, cursor = block.text, [], 0
     for span_words, box, latex, confidence in found:
         words = _spelled(span_words)
-        pattern = r"\s+".join(re.escape(w) for w in words)
+        pattern = r"\s*".join(re.escape(w) for w in words)  # "〈u|u〉": boxed apart
         match = re.compile(pattern).search(text, cursor)
         if match is None:
             continue

@@ -140,3 +140,34 @@ def test_the_formula_model_reads_the_ink_rows_of_a_span_down_to_a_blank_row():
         assert (_crop_box(page, Box(10, 20, 60, 31), line.words, line, 0.0).y0) == 20
     finally:
         inline_ocr.CROP_ROWS = saved
+
+
+def test_a_doubtful_word_beside_a_formula_grows_it_and_prose_does_not():
+    from engine.formulas.inline_ocr import classified_runs
+
+    line = _line("make the I = 1 Mb2 tty the")
+    chances = [0.0, 0.1, 1.0, 1.0, 1.0, 0.51, 0.01, 0.06]
+    assert [" ".join(w.text for w in run) for run in classified_runs(line, chances, True)] \
+        == ["I = 1 Mb2"]
+    assert [" ".join(w.text for w in run) for run in classified_runs(
+        line, [0.0, 0.1, 1.0, 1.0, 1.0, 0.2, 0.01, 0.06], True)] == ["I = 1"]
+
+
+def test_a_quantity_symbol_at_a_formulas_end_is_not_trimmed_as_an_operator():
+    from engine.formulas.inline_ocr import classified_runs
+
+    line = _line("idea of R = ∞ Buffered")
+    runs = classified_runs(line, [0.0, 0.0, 1.0, 1.0, 1.0, 0.0], True)
+    assert [" ".join(w.text for w in run) for run in runs] == ["R = ∞"]
+    assert [" ".join(w.text for w in run) for run in classified_runs(
+        _line("so g = then"), [0.0, 1.0, 1.0, 0.0], True)] == []  # "g" alone once "=" goes
+
+
+def test_a_span_whose_words_the_block_text_writes_without_spaces_is_kept():
+    line = Line("with 〈 u|u 〉 one", Box(0, 0, 100, 12), words=tuple(
+        Word(t, Box(10 * i, 0, 10 * i + 8, 12)) for i, t in enumerate(
+            ["with", "〈", "u|u", "〉", "one"])))
+    block = Block(BlockKind.TEXT, line.box, lines=(line,), text="with 〈u|u〉 one")
+    spanned = _with_spans(block, [(line.words[1:4], Box(10, 0, 38, 12), "\\langle u|u\\rangle",
+                                   0.9)])
+    assert spans_text(spanned) == "with $\\langle u|u\\rangle$ one"

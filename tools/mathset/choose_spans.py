@@ -1,6 +1,6 @@
 """How inline spans on scans are found and spelled, chosen by measurement:
 
-    python -m tools.mathset.choose_spans [--seed 3] [--count 2] [--prose | --crops]
+    python -m tools.mathset.choose_spans [--seed 3] [--count 2] [--prose | --crops | --grow]
 
 The scanned pages of a math-set seed that is neither trained on (tools/mathset/train_spans.py)
 nor reported (tools/mathset: seed 2) are read once up to the inline-math stage (kept under
@@ -11,7 +11,9 @@ docs/results/mathset_spans_choice.json; with --prose, the chosen switches are ke
 shapes of prose cut out of found runs (inline_prose.PROSE_RUNS) are varied instead, written to
 docs/results/mathset_spans_prose.json; with --crops, the rows of the page the formula model
 reads of a span (inline_ocr.CROP_ROWS) and whether a function's name joins two math words
-(inline_ocr.FUNCTIONS_JOIN), written to docs/results/mathset_spans_crops.json."""
+(inline_ocr.FUNCTIONS_JOIN), written to docs/results/mathset_spans_crops.json; with --grow, the
+probability at which a word beside a math word joins it (inline_ocr.GROW), written to
+docs/results/mathset_spans_grow.json."""
 
 from __future__ import annotations
 
@@ -33,6 +35,10 @@ PROSE_VARIANTS = [()] + [(shape,) for shape in PROSE_SHAPES] + [PROSE_SHAPES]
 CROP_VARIANTS = [(rows, functions) for rows in ("words", "ink") for functions in (False, True)]
 """What the formula model reads of a span (inline_ocr.CROP_ROWS) and whether a function's name
 joins two math words (inline_ocr.FUNCTIONS_JOIN), varied with --crops."""
+THRESHOLD_ONLY = 1.0
+"""GROW for the first choice: no word grows a run, as when it was made."""
+GROW_VARIANTS = (0.6, 0.5, 0.4, 0.3, 0.2, 0.1)
+"""inline_ocr.GROW, varied with --grow (0.6, the threshold itself: no word grows a run)."""
 
 
 def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, object, str]]:
@@ -54,9 +60,10 @@ def kept_states(folder: Path, seed: int, count: int, engine) -> list[tuple[str, 
 
 def scored(states, models, source: str, latex: str, threshold: float,
            prose: tuple[str, ...] | None = None,
-           crops: tuple[str, bool] | None = None) -> dict:
+           crops: tuple[str, bool] | None = None, grow: float | None = None) -> dict:
     """The inline stage run again on every page under one variant (`prose`: the shapes of
-    prose cut out of runs, `crops`: CROP_ROWS and FUNCTIONS_JOIN, None for the engine's own),
+    prose cut out of runs, `crops`: CROP_ROWS and FUNCTIONS_JOIN, `grow`: GROW, None for the
+    engine's own),
     pooled as tools/mathset pools a variant's pages."""
     import engine.formulas.inline_ocr as inline_ocr
     import engine.formulas.inline_prose as inline_prose
@@ -64,12 +71,15 @@ def scored(states, models, source: str, latex: str, threshold: float,
     from tools.eval.scoring import text_similarity
 
     saved = (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
-             inline_prose.PROSE_RUNS, inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN)
+             inline_prose.PROSE_RUNS, inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN,
+             inline_ocr.GROW)
     inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD = source, latex, threshold
     if prose is not None:
         inline_prose.PROSE_RUNS = prose
     if crops is not None:
         inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN = crops
+    if grow is not None:
+        inline_ocr.GROW = grow
     truth_count = found = matched = 0
     similarities, texts = [], []
     try:
@@ -83,10 +93,12 @@ def scored(states, models, source: str, latex: str, threshold: float,
             texts.append(text_similarity(markdown, truth))
     finally:
         (inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD,
-         inline_prose.PROSE_RUNS, inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN) = saved
+         inline_prose.PROSE_RUNS, inline_ocr.CROP_ROWS, inline_ocr.FUNCTIONS_JOIN,
+         inline_ocr.GROW) = saved
     return {"spans": source, "latex": latex, "threshold": threshold,
             **({} if prose is None else {"prose": list(prose)}),
             **({} if crops is None else {"crop_rows": crops[0], "functions_join": crops[1]}),
+            **({} if grow is None else {"grow": grow}),
             "inline_precision": round(matched / found, 4) if found else 0.0,
             "inline_recall": round(matched / truth_count, 4) if truth_count else 0.0,
             "inline_similarity": round(statistics.fmean(similarities), 4) if similarities
@@ -102,10 +114,12 @@ def main() -> None:
                         help="vary the shapes of prose cut out of runs (inline_prose.PROSE_RUNS)")
     parser.add_argument("--crops", action="store_true",
                         help="vary the rows read of a span and the joining function names")
+    parser.add_argument("--grow", action="store_true",
+                        help="vary the probability at which a word beside a formula joins it")
     args = parser.parse_args()
     results = args.results or REPO / "docs" / "results" / (
         "mathset_spans_prose.json" if args.prose else "mathset_spans_crops.json" if args.crops
-        else "mathset_spans_choice.json")
+        else "mathset_spans_grow.json" if args.grow else "mathset_spans_choice.json")
     import engine.formulas.inline_ocr as inline_ocr
 
     from engine.api import Engine
@@ -118,7 +132,9 @@ def main() -> None:
     chosen = inline_ocr.SPAN_SOURCE, inline_ocr.LATEX_FROM, inline_ocr.THRESHOLD
     variants = ([(*chosen, prose, None) for prose in PROSE_VARIANTS] if args.prose
                 else [(*chosen, None, crops) for crops in CROP_VARIANTS] if args.crops
-                else [(*variant, (), ("words", False)) for variant in VARIANTS])
+                else [(*chosen, None, None, grow) for grow in GROW_VARIANTS] if args.grow
+                else [(*variant, (), ("words", False), THRESHOLD_ONLY)
+                      for variant in VARIANTS])
     for variant in variants:
         rows.append(scored(states, engine.models, *variant))
         print(rows[-1], flush=True)
