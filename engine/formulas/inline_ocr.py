@@ -57,6 +57,8 @@ CROP_PAD = 0.05
 model."""
 FUNCTIONS_JOIN = True
 """A function's name between two math words joins them as a sign does ("2 cos t")."""
+JOIN_LINES = True
+"""A formula the OCR cut between two lines of a block, a sign at the cut, is one span."""
 CROP_ROWS = "ink"
 """How much of a span's height the formula model reads: "words" (its words' boxes) or "ink"
 (the rows of ink joined to them in its line's band, which hold an inline fraction's rows)."""
@@ -277,6 +279,8 @@ def find_ocr_inline_math(page: PageState, models) -> PageState:
                           sum(scores) / len(scores), line])
     if spans and LATEX_FROM != "characters":
         _read_pixels(page, models, spans)
+    if JOIN_LINES:
+        spans = _across_lines(spans, [line for _, line in lines])
     found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
     for index, words, box, latex, score, _ in spans:
         found.setdefault(index, []).append((words, box, latex, score))
@@ -286,9 +290,46 @@ def find_ocr_inline_math(page: PageState, models) -> PageState:
                                       for i, block in enumerate(page.blocks)))
 
 
+_CONTINUES = "-\u2013\u2014\u2212+=<>"
+"""Signs that leave a formula open at a line's end or take it on at the next one's start."""
+
+
+def _open(text: str) -> bool:
+    return text[:1] in _CONTINUES or _math_char(text[:1]) and not _greek(text[:1]) \
+        and text[:1] not in _OPERANDS
+
+
+def _across_lines(spans: list[list], lines: list[Line]) -> list[list]:
+    """Spans with a formula the OCR cut between two lines of a block made one: a span ending
+    its line with a sign ("[x0 -") and a span starting the next line ("h,x0]"), or ending its
+    line before one starting the next with a sign; their LaTeX joined, their boxes united."""
+    order = {id(line): k for k, line in enumerate(lines)}
+    joined: list[list] = []
+    for span in spans:
+        if joined:
+            last = joined[-1]
+            index, words, box, latex, score, line = last
+            if (span[0] == index and order[id(span[5])] == order[id(line)] + 1
+                    and words[-1] is line.words[-1] and span[1][0] is span[5].words[0]
+                    and (_open(_core(words[-1])[-1:]) or _open(span[1][0].text))):
+                joined[-1] = [index, words + span[1], Box(
+                    min(box.x0, span[2].x0), min(box.y0, span[2].y0), max(box.x1, span[2].x1),
+                    max(box.y1, span[2].y1)), compact(latex + " " + span[3]),
+                    (score * len(words) + span[4] * len(span[1])) / (len(words) + len(span[1])),
+                    span[5]]
+                continue
+        joined.append(span)
+    return joined
+
+
 def _padded(box: Box, words: tuple[Word, ...], pad: float) -> Box:
     height = max(w.box.y1 for w in words) - min(w.box.y0 for w in words)
     return Box(box.x0 - pad * height, box.y0, box.x1 + pad * height, box.y1)
+
+
+_NEGATED = re.compile(r"\\not\s*(?:\{\s*(=|\\in)\s*\}|(=|\\in(?![A-Za-z])))")
+_NEGATIONS = {"=": "\\neq ", "\\in": "\\notin "}
+"""The model's negations written with their own symbols: \\not{=} is \\neq, as a text layer's."""
 
 
 def _crop_box(page: PageState, box: Box, words: tuple[Word, ...], line: Line,
@@ -331,7 +372,8 @@ def _read_pixels(page: PageState, models, spans: list[list]) -> None:
         if reading is None or not looks_like_math(reading.latex):
             continue
         if LATEX_FROM == "model" or not reading.low_confidence:
-            span[3] = compact(reading.latex)
+            span[3] = compact(_NEGATED.sub(lambda m: _NEGATIONS[m.group(1) or m.group(2)],
+                                                reading.latex))
 
 
 def _with_spans(block: Block, found: list[tuple[tuple[Word, ...], Box, str, float]]) -> Block:

@@ -112,9 +112,14 @@ def _unglued(piece: list[Word]) -> list[Word]:
 def prose_word(text: str) -> bool:
     """A word of prose in brackets or with stops ("(or", "GMT)", "e.g", "feed()"): no digit or
     math sign, and three or more letters in a row that are not a function's name, a short
-    English word, or letters between stops."""
+    English word, or letters between stops; or a word in quotation marks."""
     names = re.findall(r"[A-Za-z]+", text)
     return (not any(c.isdigit() or math_char(c) for c in text)
             and (any(len(n) >= 3 and n not in FUNCTION_NAMES or n.lower() in RULES.stopwords
                      for n in names) or bool(re.search(r"[A-Za-z]\.[A-Za-z]", text)))
-            or bool(re.fullmatch(r"[A-Za-z']+", text)))
+            or bool(re.fullmatch(r"[A-Za-z']+", text))
+            or bool(_QUOTED.fullmatch(text)))
+
+
+_QUOTED = re.compile(r"([\"\u201c\u201d])[^\"\u201c\u201d]+[\"\u201c\u201d]")
+"""A word in quotation marks ("rt"): a string or a name, not a formula."""

@@ -171,3 +171,38 @@ def test_a_span_whose_words_the_block_text_writes_without_spaces_is_kept():
     spanned = _with_spans(block, [(line.words[1:4], Box(10, 0, 38, 12), "\\langle u|u\\rangle",
                                    0.9)])
     assert spans_text(spanned) == "with $\\langle u|u\\rangle$ one"
+
+
+def test_a_formula_the_ocr_cut_between_two_lines_at_a_sign_is_one_span():
+    first, second = _line("error [x0 -"), _line("h,x0] handling")
+    block = Block(BlockKind.TEXT, Box(0, 0, 40, 24), lines=(first, second),
+                  text="error [x0 - h,x0] handling")
+    page = PageState(None, 0, None, blocks=(block,))
+    import engine.formulas.inline_ocr as inline_ocr
+
+    spans = [[0, first.words[1:], Box(10, 0, 28, 12), "[x_{0}-", 0.9, first],
+             [0, second.words[:1], Box(0, 0, 8, 12), "h,x_{0}]", 0.8, second]]
+    (joined,) = inline_ocr._across_lines(spans, [first, second])
+    assert [w.text for w in joined[1]] == ["[x0", "-", "h,x0]"]
+    assert joined[3] == "[x_0-h,x_0]" and joined[2] == Box(0, 0, 28, 12)
+    spanned = _with_spans(page.blocks[0], [tuple(joined[1:5])])
+    assert spans_text(spanned) == "error $[x_0-h,x_0]$ handling"
+    apart = [[0, first.words[1:2], Box(10, 0, 18, 12), "[x_{0}", 0.9, first], spans[1]]
+    assert len(inline_ocr._across_lines(apart, [first, second])) == 2  # no sign at the cut
+
+
+def test_the_models_negations_are_written_with_their_own_symbols():
+    from engine.formulas.inline_ocr import _NEGATED, _NEGATIONS
+
+    def canon(latex: str) -> str:
+        return _NEGATED.sub(lambda m: _NEGATIONS[m.group(1) or m.group(2)], latex)
+
+    assert canon("k\\not{=}j") == "k\\neq j" and canon("k\\not=j") == "k\\neq j"
+    assert canon("x\\not\\in A").startswith("x\\notin")
+    assert canon("a\\not\\infty") == "a\\not\\infty"
+
+
+def test_a_word_in_quotation_marks_is_not_a_formula_alone():
+    from engine.formulas.inline_prose import prose_word
+
+    assert prose_word('"rt"') and prose_word("\u201cxt\u201d") and not prose_word("x_t")
