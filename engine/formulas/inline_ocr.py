@@ -2,14 +2,14 @@
 its LaTeX from the formula model's reading of the span's pixels where that reading is
 confident, else spelled from the recognised characters; the block's text is cut around it.
 
-Two things say which words are math, and a word either calls math is math
-(`InlineSpanRules.span_source` "both", engine/formulas/inline_rules.py): the span classifier
-we trained on generated scans (engine/formulas/inline_spans.py: each word's pixels and
-characters, and its neighbours'), and the character rules: a word holding a mathematical
-symbol or a Greek letter, a letter with a number hanging on it ("N1", read from N_1), or a
-short function applied to its argument ("cos(z)", "f(x)"), with the single letters, numbers,
-brackets and commas beside it. One sign between two math words joins them ("f(x) > 0"); a
-lone letter, digit or word of letters stays text.
+Two things say which words are math, and a word either calls math is math (`span_source`
+"both", chosen on tools/mathset/choose_spans.py): the span classifier we trained on generated
+scans (engine/formulas/inline_spans.py: each word's pixels and characters, and its
+neighbours'), and the character rules: a word holding a mathematical symbol or a Greek letter,
+a letter with a number hanging on it ("N1", read from N_1), or a short function applied to its
+argument ("cos(z)", "f(x)"), with the single letters, numbers, brackets and commas beside it.
+One sign between two math words joins them ("f(x) > 0"); a lone letter, digit or word of
+letters stays text.
 
 Ordinary pages stay as read: a word of Greek letters is a Greek word, not math, and so is every
 word of a line written mostly in Greek; a programming language's name ("C++") is not math; and
@@ -29,9 +29,11 @@ from engine.formulas.glyph_latex import symbol_latex
 from engine.formulas.glyphs import RULES
 from engine.formulas.latex_print import compact
 from engine.formulas.latex_tokens import FUNCTION_NAMES
+from engine.formulas.inline_prose import prose_word, without_prose
 from engine.formulas.inline_rules import INLINE_SPANS, InlineSpanRules
 from engine.formulas.inline_spans import line_features, math_probabilities, page_grey
 from engine.formulas.reading import looks_like_math
+from engine.imaging import grey_levels
 from engine.page import PageState
 from engine.types import Block, BlockKind, Box, Line, Span, Word
 
@@ -44,12 +46,7 @@ _TRAILING = ".,;:"
 _WORD_LETTERS = frozenset("aAI")
 """Single letters that are words of English, never math on their own."""
 # Not yet: a subscript the recogniser flattened into its letter (yn for y_n) stays flat.
-_SETTING = re.compile(r"[(\[]?([A-Za-z][A-Za-z_]{2,})=[-+]?[0-9][0-9.]*[kKM%]?[,;)\]]?")
-"""A named setting of prose: "(enc=6,", "heads=8)", "dropout=0.1"."""
-_QUANTITY = re.compile(r"[(\[]?[0-9]+(?:[.,][0-9]+)?(?:[xX\u00d7kKMB%])[,;:.)\]]?")
-"""A number with a multiplier or a unit of prose: "2x", "(395k", "10%", "1.5M"."""
-_NUMBERS = re.compile(r"[0-9.,;:()\[\]'\s]+")
-"""Digits and punctuation only, no sign of arithmetic: "1,5", "(395", "2.3)"."""
+
 
 
 def _math_char(char: str) -> bool:
@@ -99,12 +96,22 @@ def _joins(word: Word) -> bool:
     return bool(_JOINER.fullmatch(text)) and text not in _WORD_LETTERS
 
 
+_OPERANDS = "\u221e\u2205\u2207\u2202\u210f"
+"""Math symbols that stand for a quantity, not an operation: infinity, the empty set, nabla,
+the partial sign, h-bar."""
+
+
+def _operator(word: Word) -> bool:
+    """A word of operators only ("=", "<", "+"): no letter, digit or quantity symbol."""
+    return all(_math_char(c) and not c.isalpha() and c not in _OPERANDS for c in _core(word))
+
+
 def _trimmed(run: list[Word]) -> tuple[Word, ...]:
     """A run without operators left hanging at its ends ("g =" whose right side was not
     read as math)."""
-    while run and all(_math_char(c) and not c.isalpha() for c in _core(run[-1])):
+    while run and _operator(run[-1]):
         run = run[:-1]
-    while run and all(_math_char(c) and not c.isalpha() for c in _core(run[0])):
+    while run and _operator(run[0]):
         run = run[1:]
     return tuple(run)
 
@@ -166,8 +173,8 @@ def word_latex(text: str) -> str:
 def classified_runs(line: Line, probabilities, math_page: bool,
                     rules: InlineSpanRules = INLINE_SPANS) -> list[tuple[Word, ...]]:
     """The runs of words of one line that the classifier calls math (probability at least
-    `rules.threshold`), joined with the character rules' runs (`line_candidates`) where
-    `rules.span_source` says so, and trimmed of operators left hanging at their ends."""
+    `rules.threshold`), joined with the character rules' runs (`line_candidates`) where `rules.span_source`
+    says so, and trimmed of operators left hanging at their ends."""
     words = list(line.words)
     if greek_prose(line.text):
         return []
@@ -176,9 +183,18 @@ def classified_runs(line: Line, probabilities, math_page: bool,
     if rules.span_source == "both":
         ruled = {id(w) for run in line_candidates(line, math_page) for w in run}
         math = [m or id(w) in ruled for m, w in zip(math, words)]
+    grown = True
+    while grown:  # a doubtful word beside a formula's is part of it: "I = 1 Mb2"
+        grown = False
+        for i, (word, p) in enumerate(zip(words, probabilities)):
+            if (not math[i] and p >= rules.grow and not _NAMES.fullmatch(_core(word))
+                    and (i and math[i - 1] and not _closes(words[i - 1])
+                         or i + 1 < len(words) and math[i + 1] and not _closes(word))):
+                math[i] = grown = True
     for i in range(1, len(words) - 1):  # one sign between two math words: "f(x) > 0"
         if (not math[i] and math[i - 1] and math[i + 1] and not _closes(words[i - 1])
-                and not any(c.isalpha() for c in _core(words[i]))):
+                and (not any(c.isalpha() for c in _core(words[i]))
+                     or rules.functions_join and _core(words[i]) in FUNCTION_NAMES)):
             math[i] = True
     runs: list[list[Word]] = []
     for i, word in enumerate(words):
@@ -192,56 +208,7 @@ def classified_runs(line: Line, probabilities, math_page: bool,
     # letters is a word: they stay text.
     return [run for run in kept if any(c.isalnum() for w in run for c in _core(w))
             and sum(len(_core(w)) for w in run) >= rules.min_characters
-            and not (len(run) == 1 and _prose_word(_core(run[0])))]
-
-
-def _english(word: Word) -> bool:
-    """A word of three or more letters that is not a function's name: "ran", "faster"."""
-    text = _core(word)
-    return len(text) >= 3 and text.isascii() and text.isalpha() and text not in FUNCTION_NAMES
-
-
-def without_prose(words: tuple[Word, ...], rules: InlineSpanRules = INLINE_SPANS
-                  ) -> list[tuple[Word, ...]]:
-    """The pieces of a run found as math that are not prose by their shape
-    (`rules.prose_runs`): named settings ("(enc=6,", "heads=8)") cut out of it, words of prose
-    left at a piece's ends ("ran 2x"), and a piece that is one number with a multiplier or unit
-    ("2x", "(395k", "10%") or digits and punctuation without a sign between them ("1,5")
-    dropped."""
-    prose_runs = rules.prose_runs
-    pieces: list[list[Word]] = [[]]
-    for word in words:
-        setting = _SETTING.fullmatch(word.text)
-        if ("settings" in prose_runs and setting
-                and setting.group(1).lower() not in FUNCTION_NAMES):
-            pieces.append([])
-        else:
-            pieces[-1].append(word)
-    kept = []
-    for piece in pieces:
-        while "words" in prose_runs and piece and _english(piece[0]):
-            piece = piece[1:]
-        while "words" in prose_runs and piece and _english(piece[-1]):
-            piece = piece[:-1]
-        texts = [w.text for w in piece]
-        if (not piece or not any(c.isalnum() for t in texts for c in t)
-                or "quantities" in prose_runs and len(texts) == 1
-                and _QUANTITY.fullmatch(texts[0])
-                or "numbers" in prose_runs and _NUMBERS.fullmatch(" ".join(texts))):
-            continue
-        kept.append(tuple(piece))
-    return kept
-
-
-def _prose_word(text: str) -> bool:
-    """A word of prose in brackets or with stops ("(or", "GMT)", "e.g", "feed()"): no digit or
-    math sign, and three or more letters in a row that are not a function's name, a short
-    English word, or letters between stops."""
-    names = re.findall(r"[A-Za-z]+", text)
-    return (not any(c.isdigit() or _math_char(c) for c in text)
-            and (any(len(n) >= 3 and n not in FUNCTION_NAMES or n.lower() in RULES.stopwords
-                     for n in names) or bool(re.search(r"[A-Za-z]\.[A-Za-z]", text)))
-            or bool(re.fullmatch(r"[A-Za-z']+", text)))
+            and not (len(run) == 1 and prose_word(_core(run[0])))]
 
 
 def _spelled(words: tuple[Word, ...]) -> list[str]:
@@ -259,9 +226,8 @@ def find_ocr_inline_math(page: PageState, models,
                          rules: InlineSpanRules = INLINE_SPANS) -> PageState:
     """OCR pages: the runs of words the span classifier calls math (engine/formulas/
     inline_spans.py) in each prose block's lines become formula spans, their LaTeX from the
-    recognised characters or from the formula model's reading of the span's pixels
-    (`rules.latex_from`); the span's score the mean of its words'. `rules`:
-    engine/formulas/inline_rules.py."""
+    recognised characters or from the formula model's reading of the span's pixels (`rules.latex_from`);
+    the span's score the mean of its words'."""
     prose = [(i, b) for i, b in enumerate(page.blocks) if b.kind in PROSE_KINDS]
     math_page = any(symbol_candidate(w) and not greek_prose(line.text)
                     for _, block in prose for line in block.lines for w in line.words)
@@ -288,11 +254,13 @@ def find_ocr_inline_math(page: PageState, models,
                 continue
             scores = [w.score if w.score is not None else line.score for w in words]
             spans.append([index, words, _span_box(words, line, rules), latex,
-                          sum(scores) / len(scores)])
+                          sum(scores) / len(scores), line])
     if spans and rules.latex_from != "characters":
         _read_pixels(page, models, spans, rules)
+    if rules.join_lines:
+        spans = _across_lines(spans, [line for _, line in lines])
     found: dict[int, list[tuple[tuple[Word, ...], Box, str, float]]] = {}
-    for index, words, box, latex, score in spans:
+    for index, words, box, latex, score, _ in spans:
         found.setdefault(index, []).append((words, box, latex, score))
     if not found:
         return page
@@ -300,9 +268,72 @@ def find_ocr_inline_math(page: PageState, models,
                                       for i, block in enumerate(page.blocks)))
 
 
+_CONTINUES = "-\u2013\u2014\u2212+=<>"
+"""Signs that leave a formula open at a line's end or take it on at the next one's start."""
+
+
+def _open(text: str) -> bool:
+    return text[:1] in _CONTINUES or _math_char(text[:1]) and not _greek(text[:1]) \
+        and text[:1] not in _OPERANDS
+
+
+def _across_lines(spans: list[list], lines: list[Line]) -> list[list]:
+    """Spans with a formula the OCR cut between two lines of a block made one: a span ending
+    its line with a sign ("[x0 -") and a span starting the next line ("h,x0]"), or ending its
+    line before one starting the next with a sign; their LaTeX joined, their boxes united."""
+    order = {id(line): k for k, line in enumerate(lines)}
+    joined: list[list] = []
+    for span in spans:
+        if joined:
+            last = joined[-1]
+            index, words, box, latex, score, line = last
+            if (span[0] == index and order[id(span[5])] == order[id(line)] + 1
+                    and words[-1] is line.words[-1] and span[1][0] is span[5].words[0]
+                    and (_open(_core(words[-1])[-1:]) or _open(span[1][0].text))):
+                joined[-1] = [index, words + span[1], Box(
+                    min(box.x0, span[2].x0), min(box.y0, span[2].y0), max(box.x1, span[2].x1),
+                    max(box.y1, span[2].y1)), compact(latex + " " + span[3]),
+                    (score * len(words) + span[4] * len(span[1])) / (len(words) + len(span[1])),
+                    span[5]]
+                continue
+        joined.append(span)
+    return joined
+
+
 def _padded(box: Box, words: tuple[Word, ...], pad: float) -> Box:
     height = max(w.box.y1 for w in words) - min(w.box.y0 for w in words)
     return Box(box.x0 - pad * height, box.y0, box.x1 + pad * height, box.y1)
+
+
+_NEGATED = re.compile(r"\\not\s*(?:\{\s*(=|\\in)\s*\}|(=|\\in(?![A-Za-z])))")
+_NEGATIONS = {"=": "\\neq ", "\\in": "\\notin "}
+"""The model's negations written with their own symbols: \\not{=} is \\neq, as a text layer's."""
+
+
+def _crop_box(page: PageState, box: Box, words: tuple[Word, ...], line: Line,
+              pad: float, rules: InlineSpanRules) -> Box:
+    """What the formula model reads of a span: its words across, and where `rules.crop_rows` says
+    "ink", down the rows of ink that touch its words' rows without a blank row between, inside
+    its line's band (an inline fraction's numerator and denominator stand above and below the
+    words the OCR boxed; the next line is a blank row away)."""
+    padded = _padded(box, words, pad)
+    if rules.crop_rows != "ink":
+        return padded
+    x0, top, x1, bottom = page.crop_bounds(Box(padded.x0, line.box.y0, padded.x1, line.box.y1),
+                                           margin=0)
+    grey = grey_levels(page.image[top:bottom, x0:x1]).astype(np.float32)
+    if grey.size == 0:
+        return padded
+    paper, dark = np.percentile(grey, 90), grey.min()
+    if paper - dark < 40:
+        return padded
+    inked = ((grey < (paper + dark) / 2).sum(axis=1) >= rules.ink_pixels)
+    y0, y1 = max(top, int(padded.y0)), min(bottom, int(np.ceil(padded.y1)))
+    while y0 > top and inked[y0 - 1 - top]:
+        y0 -= 1
+    while y1 < bottom and inked[y1 - top]:
+        y1 += 1
+    return Box(padded.x0, min(padded.y0, y0), padded.x1, max(padded.y1, y1))
 
 
 def _read_pixels(page: PageState, models, spans: list[list], rules: InlineSpanRules) -> None:
@@ -313,13 +344,14 @@ def _read_pixels(page: PageState, models, spans: list[list], rules: InlineSpanRu
     if recognizer is None:
         return
     pad = rules.crop_pad - rules.pad
-    readings = recognizer.read([page.crop(_padded(span[2], span[1], pad), margin=0)
-                                for span in spans])
+    readings = recognizer.read([page.crop(_crop_box(page, span[2], span[1], span[5], pad, rules),
+                                          margin=0) for span in spans])
     for span, reading in zip(spans, readings):
         if reading is None or not looks_like_math(reading.latex):
             continue
         if rules.latex_from == "model" or not reading.low_confidence:
-            span[3] = compact(reading.latex)
+            span[3] = compact(_NEGATED.sub(lambda m: _NEGATIONS[m.group(1) or m.group(2)],
+                                                reading.latex))
 
 
 def _with_spans(block: Block, found: list[tuple[tuple[Word, ...], Box, str, float]]) -> Block:
@@ -327,7 +359,7 @@ def _with_spans(block: Block, found: list[tuple[tuple[Word, ...], Box, str, floa
     text, spans, cursor = block.text, [], 0
     for span_words, box, latex, confidence in found:
         words = _spelled(span_words)
-        pattern = r"\s+".join(re.escape(w) for w in words)
+        pattern = r"\s*".join(re.escape(w) for w in words)  # "〈u|u〉": boxed apart
         match = re.compile(pattern).search(text, cursor)
         if match is None:
             continue

@@ -21,9 +21,26 @@ class InlineSpanRules:
     """A span's LaTeX: "characters" (spelled from the recognised characters), "model" (the
     formula model's reading of its pixels where it looks like math) or "confident" (that
     reading when it is confident) (choose_spans.py)."""
-    prose_runs: tuple[str, ...] = ("settings", "words", "quantities", "numbers")
+    grow: float = 0.3
+    """A word beside a math word is math when the classifier gives it at least this
+    (`choose_spans.py --grow`: 0.1-0.5 alike on seed 3)."""
+    functions_join: bool = True
+    """A function's name between two math words joins them as a sign does ("2 cos t";
+    `choose_spans.py --grow`)."""
+    join_lines: bool = True
+    """A formula the OCR cut between two lines of a block, a sign at the cut, is one span
+    (`choose_spans.py --grow`, found on training seed 11)."""
+    crop_rows: str = "ink"
+    """How much of a span's height the formula model reads: "words" (its words' boxes) or "ink"
+    (the rows of ink joined to them in its line's band, which hold an inline fraction's rows;
+    `choose_spans.py --crops`: docs/results/mathset_spans_crops.json)."""
+    ink_pixels: int = 2
+    """A row of a span's crop holds ink when this many of its pixels are darker than halfway
+    between paper and ink (set by hand; not swept)."""
+    prose_runs: tuple[str, ...] = ("settings", "words", "quantities", "numbers", "glued")
     """Which shapes of a found run are prose, not math: named settings, English words at its
-    ends, a quantity with a unit, bare numbers (`choose_spans.py --prose`: every one kept)."""
+    ends, a quantity with a unit, bare numbers, a prose word glued to a formula
+    (`choose_spans.py --prose`: every one kept)."""
     min_characters: int = 2
     """A classified run of fewer characters than this stays text (set by hand; not swept)."""
     pad: float = 0.2

@@ -30,7 +30,7 @@ def _core(text: str) -> str:
     return text.rstrip(_TRAILING) or text
 
 
-def _math_char(char: str) -> bool:
+def math_char(char: str) -> bool:
     return (unicodedata.category(char) == "Sm" or char in "\u00b7\u00d7\u2202\u221e"
             or (char.isalpha() and "GREEK" in unicodedata.name(char, "")))
 
@@ -48,7 +48,7 @@ def text_facts(text: str) -> list[float]:
         float(core.isalpha() and core.isascii()),
         sum(c.isdigit() for c in core) / length,
         float(core.isdigit()),
-        float(any(_math_char(c) for c in core)),
+        float(any(math_char(c) for c in core)),
         float(any(c in "()[]{}|" for c in core)),
         float(any(c in "=<>+-\u2212/^_*" for c in core)),
         float(core.lower() in RULES.stopwords),
