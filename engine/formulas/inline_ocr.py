@@ -66,6 +66,15 @@ def _greek(char: str) -> bool:
     return char.isalpha() and "GREEK" in unicodedata.name(char, "")
 
 
+_WRITING = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "HALFWIDTH", "FULLWIDTH", "IDEOGRAPHIC")
+
+
+def east_asian(word: Word) -> bool:
+    """A word holding Chinese, Japanese or Korean writing or its punctuation: prose, never a
+    formula, whatever the classifier (trained on English pages) says of it."""
+    return any(unicodedata.name(c, "").startswith(_WRITING) for c in word.text)
+
+
 def greek_prose(text: str) -> bool:
     """Text written in Greek: most of its letters Greek (a Greek word, a Greek line)."""
     letters = [c for c in text if c.isalpha()]
@@ -178,7 +187,7 @@ def classified_runs(line: Line, probabilities, math_page: bool,
     words = list(line.words)
     if greek_prose(line.text):
         return []
-    math = [p >= rules.threshold and not _NAMES.fullmatch(_core(w))
+    math = [p >= rules.threshold and not _NAMES.fullmatch(_core(w)) and not east_asian(w)
             for w, p in zip(words, probabilities)]
     if rules.span_source == "both":
         ruled = {id(w) for run in line_candidates(line, math_page) for w in run}
@@ -188,6 +197,7 @@ def classified_runs(line: Line, probabilities, math_page: bool,
         grown = False
         for i, (word, p) in enumerate(zip(words, probabilities)):
             if (not math[i] and p >= rules.grow and not _NAMES.fullmatch(_core(word))
+                    and not east_asian(word)
                     and (i and math[i - 1] and not _closes(words[i - 1])
                          or i + 1 < len(words) and math[i + 1] and not _closes(word))):
                 math[i] = grown = True

@@ -240,3 +240,11 @@ def test_a_word_in_quotation_marks_is_not_a_formula_alone():
     from engine.formulas.inline_prose import prose_word
 
     assert prose_word('"rt"') and prose_word("\u201cxt\u201d") and not prose_word("x_t")
+
+
+def test_chinese_writing_is_never_part_of_a_formula_whatever_the_classifier_says():
+    from engine.formulas.inline_ocr import classified_runs
+
+    line = _line("数据的结束可以用一个 x = 1 如果")
+    runs = classified_runs(line, [0.9, 1.0, 1.0, 1.0, 0.4], True)
+    assert [" ".join(w.text for w in run) for run in runs] == ["x = 1"]
