@@ -108,23 +108,19 @@ def test_every_typed_error_converting_in_this_process(tmp_path):
 
 @pytest.mark.gui
 def test_every_typed_error_converting_in_the_desktop_apps_child_process(settings, tmp_path):
-    from gui.engine_process import EngineProcess
-
-    host = EngineProcess(settings, make_engine=FailingEngine)
-    try:
-        for kind in [*error_kinds(), "KeyError"]:
-            sent = make_error(kind)
-            expected = HostError("KeyError: 'x'", "KeyError") if kind == "KeyError" else sent
-            with pytest.raises(PaperlensError) as raised:
-                host.convert(tmp_path / f"{kind}.pdf", None)
-            assert same_error(raised.value, expected), kind
-        assert host.pid is not None  # one child answered them all
-    finally:
-        host.close()
+    _every_error_through_one_child(settings, lambda host, kind: host.convert(
+        tmp_path / f"{kind}.pdf", None))
 
 
 @pytest.mark.gui
 def test_every_typed_error_reading_a_page_in_the_desktop_apps_child_process(settings, tmp_path):
+    _every_error_through_one_child(settings, lambda host, kind: host.read_page(
+        page_named(tmp_path, kind), 1, None, kind, lambda _stage: None, threading.Event()))
+
+
+def _every_error_through_one_child(settings, call) -> None:
+    """Every typed error, and an untyped bug, raised in one child process by `call(host,
+    kind)`, comes back as itself (the bug as a HostError naming it)."""
     from gui.engine_process import EngineProcess
 
     host = EngineProcess(settings, make_engine=FailingEngine)
@@ -133,8 +129,7 @@ def test_every_typed_error_reading_a_page_in_the_desktop_apps_child_process(sett
             sent = make_error(kind)
             expected = HostError("KeyError: 'x'", "KeyError") if kind == "KeyError" else sent
             with pytest.raises(PaperlensError) as raised:
-                host.read_page(page_named(tmp_path, kind), 1, None, kind, lambda _stage: None,
-                               threading.Event())
+                call(host, kind)
             assert same_error(raised.value, expected), kind
         assert host.pid is not None  # one child answered them all
     finally:

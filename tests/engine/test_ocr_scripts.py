@@ -206,7 +206,7 @@ def test_a_page_in_another_script_is_read_by_tesseract_alone(reader, read_counti
     from engine.ocr.scripts import RULES
 
     if key == "thai" and not reader_has(reader, "tesseract-thai"):
-        pytest.skip("tesseract-thai: Tesseract data not installed")
+        pytest.skip("tesseract-thai: Tesseract data not installed (tools/system_deps.sh)")
 
     image = page_image(key)
     regions = reader.detector.detect(image)
@@ -267,7 +267,7 @@ def test_lines_read_while_checking_the_orientation_are_not_read_again(reader, ke
     from engine.imaging import crop_quad
 
     if not reader_has(reader, model_id):
-        pytest.skip(f"{model_id}: Tesseract data not installed")
+        pytest.skip(f"{model_id}: Tesseract data not installed (tools/system_deps.sh)")
     image = page_image(key)
     lines = [crop_quad(image, r.quad).tobytes() for r in reader.detector.detect(image)]
     tesseract = reader.scripts.tesseract
@@ -346,7 +346,7 @@ def test_a_degraded_thai_page_at_150_dpi_is_read_though_detection_calls_it_latin
     """Tesseract's detection names these lines Latin, which PP-OCR reads as garbage: most lines
     doubted, the trial of each script's data finds Thai."""
     if not reader_has(reader, "tesseract-thai"):
-        pytest.skip("tesseract-thai: Tesseract data not installed")
+        pytest.skip("tesseract-thai: Tesseract data not installed (tools/system_deps.sh)")
     image, text = set_page("thai", 150)
     tesseract = reader.scripts.tesseract
     detect, asked = tesseract.detect_script, []
@@ -379,7 +379,7 @@ def test_a_small_hebrew_line_read_weakly_is_read_again_scaled_up(reader):
     """The last line of the right column on a degraded two-column page is 38 px high:
     Tesseract read it "ביתרבמהנה." at 0.51 as it was, scaled up "ביותר במדינה."."""
     if not reader_has(reader, "tesseract-hebrew"):
-        pytest.skip("tesseract-hebrew: Tesseract data not installed")
+        pytest.skip("tesseract-hebrew: Tesseract data not installed (tools/system_deps.sh)")
     image, text = set_page("hebrew", 200, columns=2)
     outcome = reader.read(image)
     assert outcome.scripts == ("Hebrew",)
