@@ -17,6 +17,7 @@ from engine.models.manifest import MAIN_PART, ModelSpec
 from engine.models.store import ModelStore
 from engine.ocr.page_reader import PageReader
 from engine.runtime.sessions import FormulaSessions, SessionFactory
+from engine.runtime.steps import StepClock
 from engine.tables.recognizer import TableRecognizer
 from engine.ocr.detection import TextDetector
 from engine.ocr.direction import TextDirectionClassifier
@@ -44,6 +45,8 @@ class ModelSet:
             # The device is decided inside the first session request; its event goes out
             # through the same callback as download progress.
             self.sessions.device.on_event = self._forward_progress
+        self.steps = StepClock()
+        """Times the steps of the role objects built here (engine/runtime/steps.py)."""
         self._reader: PageReader | None = None
         self._table: TableRecognizer | None = None
         self._formula: FormulaRecognizerModel | None = None
@@ -58,26 +61,39 @@ class ModelSet:
             self._sink(event)
 
     def clock_snapshot(self) -> dict[str, float]:
+        """Pure inference seconds per model role so far (InferenceClock)."""
         return self.sessions.clock.snapshot()
+
+    def step_snapshot(self) -> dict[str, float]:
+        """Seconds per chain of steps so far (StepClock: `det`, `script_reading.rec`, ...)."""
+        return self.steps.snapshot()
 
     def _session(self, role: str, path: Path):
         return self.sessions.session(role, path)
 
-    def page_reader(self) -> PageReader:
+    def page_reader(self, read_scripts: bool = True) -> PageReader:
+        """The page reader. `read_scripts=False`: the same models without the script reader
+        (engine/ocr/script_reading.py: lines in scripts PP-OCR cannot read stay unread), to
+        measure what finding scripts costs."""
         with self._lock:
             if self._reader is None:
                 det_path = self.store.ensure(self.store.default_for_role("det").id)
                 cls_path = self.store.ensure(self.store.default_for_role("cls").id)
                 rec_path = self.store.derived_rec(self.store.default_for_role("rec").id)
                 self._reader = PageReader(
-                    TextDetector(self._session("det", det_path)),
+                    TextDetector(self._session("det", det_path), steps=self.steps),
                     TextDirectionClassifier(self._session("cls", cls_path)),
-                    TextRecognizer(self._session("rec", rec_path)),
+                    TextRecognizer(self._session("rec", rec_path), steps=self.steps),
                     self._orientation_classifier(),
                     ScriptReader(TesseractLines(self.store.ensure,
-                                                (self.store.model_dir, *self._language_dirs))),
+                                                (self.store.model_dir, *self._language_dirs),
+                                                steps=self.steps)),
                 )
-            return self._reader
+            reader = self._reader
+        if read_scripts:
+            return reader
+        return PageReader(reader.detector, reader.direction, reader.recognizer,
+                          reader.orientation, scripts=None, rules=reader.rules)
 
     def _orientation_classifier(self) -> PageOrientationClassifier | None:
         """The page orientation classifier, or None when the manifest has no orientation model
@@ -118,7 +134,8 @@ class ModelSet:
             detector = self._layout.get(model_id)
             if detector is None:
                 path = self.store.ensure(model_id)
-                detector = LayoutDetector(self._session("layout", path), LayoutModelKind(model_id))
+                detector = LayoutDetector(self._session("layout", path),
+                                          LayoutModelKind(model_id), steps=self.steps)
                 self._layout[model_id] = detector
             return detector
 

@@ -34,6 +34,7 @@ from engine.output.markdown import render_markdown
 from engine.output.overlay import LayoutOverlay
 from engine.output.writer import OutputWriter, check_writable
 from engine.page import PageOutcome, PageState, Stage
+from engine.runtime.steps import ONNX_PREFIX, STEP_PREFIX, advance
 from engine.structure.furniture import mark_furniture
 from engine.structure.headings import document_headings
 from engine.structure.stage import (assemble_blocks, crop_figures, drop_line_number_gutter,
@@ -197,7 +198,9 @@ def _nothing_read(result: DocumentResult) -> str:
 def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None],
              on_stage: Callable[[str, PageState], None] = lambda _stage, _page: None
              ) -> tuple[PageState, PageResult]:
-    """Every stage in order, each timed; pure inference time is recorded per model role.
+    """Every stage in order, each timed; pure inference time is recorded per model role
+    (`onnx_det`), and the seconds of the models' and Tesseract's steps per chain (`step_det`,
+    `step_script_reading.tesseract_lines`: engine/runtime/steps.py), inside the stages.
 
     A stage that raises fails this page alone (status failed, the stage and the reason in its
     errors) and the document goes on. Cancellation, and errors about the whole run (a model
@@ -205,7 +208,7 @@ def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None]
     does a damaged single image, which has no other page to save (a damaged frame of a
     multi-page TIFF fails that page alone). `on_stage(name, page)` hears
     of every stage that finished, for a live view of the page."""
-    before = models.clock_snapshot()
+    before, steps_before = models.clock_snapshot(), models.step_snapshot()
     timings: dict[str, float] = {}
     failed = False
     for name, stage in PAGE_STAGES:
@@ -226,10 +229,10 @@ def run_page(page: PageState, models: ModelSet, check_cancel: Callable[[], None]
         if failed:
             break
         on_stage(name, page)
-    for role, seconds in models.clock_snapshot().items():
-        spent = seconds - before.get(role, 0.0)
-        if spent > 0:
-            timings[f"onnx_{role}"] = spent
+    for role, spent in advance(before, models.clock_snapshot()).items():
+        timings[f"{ONNX_PREFIX}{role}"] = spent
+    for chain, spent in advance(steps_before, models.step_snapshot()).items():
+        timings[f"{STEP_PREFIX}{chain}"] = spent
     page = replace(page, timings_s=timings)
     return page, page.result(failed=failed)
 

@@ -27,6 +27,7 @@ from engine.layout.decode import (
     to_regions,
 )
 from engine.runtime.sessions import ModelSession
+from engine.runtime.steps import StepClock, timed_step
 from engine.types import BlockKind, Region
 
 __all__ = ["LayoutDetector", "LayoutModelKind", "LayoutParams"]
@@ -136,13 +137,16 @@ class LayoutDetector:
     """Finds layout regions (title, text, table, figure, ...) in an RGB page image."""
 
     def __init__(self, session: ModelSession, model: LayoutModelKind,
-                 params: LayoutParams | None = None) -> None:
+                 params: LayoutParams | None = None, steps: StepClock | None = None) -> None:
         self._session = session
+        self.steps = steps or StepClock()
+        """Times the step `layout` (the model set's clock, which a page's timings read)."""
         self.model = model
         self._spec = LAYOUT_MODELS[model]
         self._params = params or self._spec.params
         self.class_names = class_names_for(session.metadata, self._spec, model)
 
+    @timed_step("layout")
     def detect(self, image_rgb: np.ndarray) -> list[Region]:
         page_hw = image_rgb.shape[:2]
         tensor, frame = self._spec.prepare(image_rgb)

@@ -10,6 +10,7 @@ import pyclipper
 
 from engine.imaging import order_quad, quad_bounds, resize_to_limits, to_chw_imagenet
 from engine.runtime.sessions import ModelSession
+from engine.runtime.steps import StepClock, timed_step
 
 
 @dataclass(frozen=True)
@@ -118,8 +119,10 @@ class TextDetector:
     """Finds text lines in an RGB page image."""
 
     def __init__(self, session: ModelSession, min_side: int = 736, max_side: int = 2000,
-                 params: DbParams = DbParams()) -> None:
+                 params: DbParams = DbParams(), steps: StepClock | None = None) -> None:
         self._session = session
+        self.steps = steps or StepClock()
+        """Times the step `det` (the model set's clock, which a page's timings read)."""
         self._min_side = min_side
         self._max_side = max_side
         self._params = params
@@ -127,6 +130,7 @@ class TextDetector:
     def detect(self, image_rgb: np.ndarray) -> list[TextRegion]:
         return self.detect_with_map(image_rgb)[0]
 
+    @timed_step("det")
     def detect_with_map(self, image_rgb: np.ndarray) -> tuple[list[TextRegion], np.ndarray]:
         """The text lines and where the model saw text: its probability map over the threshold
         (bool, at the model's input scale; the page's coverage check reads it)."""

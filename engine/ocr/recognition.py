@@ -10,6 +10,7 @@ import numpy as np
 
 from engine.imaging import to_chw_signed
 from engine.runtime.sessions import ModelSession
+from engine.runtime.steps import StepClock, timed_step
 
 REC_HEIGHT = 48
 # The recogniser was trained on 320-pixel-wide crops; narrower batches gain nothing.
@@ -115,10 +116,13 @@ def grid_width(width: int) -> int:
 class TextRecognizer:
     """Reads text-line crops (upright RGB arrays) into strings with confidences."""
 
-    def __init__(self, session: ModelSession) -> None:
+    def __init__(self, session: ModelSession, steps: StepClock | None = None) -> None:
         self._session = session
+        self.steps = steps or StepClock()
+        """Times the step `rec` (the model set's clock, which a page's timings read)."""
         self._dictionary = load_dictionary(session.metadata)
 
+    @timed_step("rec")
     def recognize(self, crops: list[np.ndarray]) -> list[Recognized]:
         results: list[Recognized | None] = [None] * len(crops)
         widths = [crop_width_at_height(c) for c in crops]

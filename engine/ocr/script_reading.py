@@ -26,6 +26,7 @@ from engine.ocr.scripts import (PP_OCR_SCRIPTS, RULES, SCRIPT_MODELS, ScriptRule
                                 doubted, doubted_short, hinted_script, normalised,
                                 without_stray_joiners)
 from engine.ocr.tesseract import LineReading, TesseractLines
+from engine.runtime.steps import timed_step
 
 # Tesseract language codes the PP-OCR recogniser reads itself: pinning only these changes
 # nothing.
@@ -70,6 +71,11 @@ class ScriptReader:
 
     def __init__(self, tesseract: TesseractLines, rules: ScriptRules = RULES) -> None:
         self.tesseract = tesseract
+        self.steps = tesseract.steps
+        """Times the step `script_reading` (the probe, reading in the page's script, reading
+        again; not the page's own PP-OCR reading that read_page hands read_again) on
+        Tesseract's clock: the recogniser and Tesseract run inside it are counted under
+        `script_reading.rec`, `script_reading.tesseract_lines`, ..."""
         self.rules = rules
         self.detection = ScriptDetection(tesseract, rules)
 
@@ -117,6 +123,7 @@ class ScriptReader:
             return script is None or hint == script
         return doubted(rec.text, rec.score, width, height, min_score, self.rules)
 
+    @timed_step("script_reading")
     def probe(self, crops: list[np.ndarray], recognize: Recognize, min_score: float,
               parts: dict[int, Recognized], asked: Asked | None = None) -> str | None:
         """The script, beyond PP-OCR's, that the page's widest lines are in, or None. PP-OCR
@@ -144,6 +151,7 @@ class ScriptReader:
                                        [], asked=asked)
         return script if script in SCRIPT_MODELS else None
 
+    @timed_step("script_reading")
     def read_in_script(self, crops: list[np.ndarray], script: str, recognize: Recognize,
                        min_score: float, parts: dict[int, Recognized],
                        read: dict[int, LineReading] | None = None) -> ScriptReadings | None:
@@ -191,6 +199,7 @@ class ScriptReader:
             unreadable = again.unreadable
         return ScriptReadings([r for r in readings if r is not None], tuple(scripts), unreadable)
 
+    @timed_step("script_reading")
     def read_again(self, crops: list[np.ndarray], readings: list[Recognized], min_score: float,
                    languages: tuple[str, ...] = (), page_script: str | None = None,
                    tried: set[int] = frozenset(), asked: Asked | None = None) -> ScriptReadings:

@@ -13,6 +13,7 @@ from typing import Callable
 import numpy as np
 
 from engine.errors import ModelUnavailable
+from engine.runtime.steps import StepClock, timed_step
 
 # Where Debian and Ubuntu put the language data of their tesseract-ocr-* packages.
 SYSTEM_LANGUAGE_DIRS = (Path("/usr/share/tesseract-ocr/5/tessdata"),
@@ -90,8 +91,12 @@ class TesseractLines:
     """Reads single text lines with Tesseract's data files, each found through `locate` (the
     model store) or, for languages named by the user, in `language_dirs`."""
 
-    def __init__(self, locate: Locate, language_dirs: tuple[Path, ...] = ()) -> None:
+    def __init__(self, locate: Locate, language_dirs: tuple[Path, ...] = (),
+                 steps: StepClock | None = None) -> None:
         self._locate = locate
+        self.steps = steps or StepClock()
+        """Times the steps `tesseract_lines` (lines read) and `tesseract_osd` (script
+        detection) (the model set's clock, which a page's timings read)."""
         self._language_dirs = language_dirs
         self._apis: dict[str, object] = {}
         self._lock = threading.Lock()
@@ -116,6 +121,7 @@ class TesseractLines:
             self._apis[key] = api
         return api
 
+    @timed_step("tesseract_lines")
     def read(self, crops: list[np.ndarray], model_id: str) -> list[LineReading]:
         """Each crop (RGB, one text line) read with one model of the store."""
         path = self._locate(model_id)
@@ -123,6 +129,7 @@ class TesseractLines:
             api = self._api(model_id, path.parent, path.stem)
             return [self._read_one(api, crop) for crop in crops]
 
+    @timed_step("tesseract_lines")
     def read_languages(self, crops: list[np.ndarray], languages: tuple[str, ...]
                        ) -> list[LineReading]:
         """Each crop read with Tesseract language data named by the user ("rus", "eng"), as
@@ -173,6 +180,7 @@ class TesseractLines:
                 api.SetPageSegMode(tesserocr.PSM.SINGLE_LINE)
         return LineReading(text=text, confidence=max(0.0, api.MeanTextConf()) / 100.0)
 
+    @timed_step("tesseract_osd")
     def detect_script(self, image: np.ndarray, model_id: str) -> ScriptGuess | None:
         """Tesseract's script detection on an image of text lines; None when it cannot tell."""
         path = self._locate(model_id)

@@ -12,6 +12,7 @@ import pytest
 
 from engine.api import Engine
 from engine.options import ConvertOptions, TextMethod
+from engine.runtime.steps import chain_end
 
 from engine_samples import folder_files
 
@@ -57,6 +58,17 @@ def test_scanned_image(engine, eval_dev_dir, tmp_path):
     assert result.kind == "png"
     assert [p.text_source.value for p in result.pages] == ["ocr"]
     assert (tmp_path / "input.md").read_text(encoding="utf-8") == result.markdown
+    # Where the page's time went inside its stages, each second counted once: the steps
+    # fit in the stages that ran them, and a model's step holds its pure inference time.
+    timings = result.pages[0].timings_s
+    steps = {k: v for k, v in timings.items() if k.startswith("step_")}
+    assert {"step_det", "step_rec", "step_layout", "step_script_reading.rec"} <= steps.keys()
+    assert sum(steps.values()) <= sum(v for k, v in timings.items()
+                                      if not k.startswith(("step_", "onnx_")))
+    for role in ("det", "rec", "layout"):  # `step_rec` and `step_script_reading.rec`
+        assert sum(seconds for key, seconds in steps.items()
+                   if chain_end(key.removeprefix("step_")) == role) >= timings[f"onnx_{role}"]
+    assert "step_" not in (tmp_path / "input.json").read_text(encoding="utf-8")
 
 
 @pytest.mark.model

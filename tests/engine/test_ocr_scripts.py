@@ -161,8 +161,15 @@ RUSSIAN = ("Москва является столицей России и кр�
 
 
 @pytest.mark.model
-def test_a_russian_page_is_read_in_cyrillic_and_not_turned(reader):
+def test_a_russian_page_is_read_in_cyrillic_and_not_turned(engine, reader):
+    from engine.runtime.steps import advance
+
+    before = engine.models.step_snapshot()
     outcome = reader.read(page_image("russian", RUSSIAN))
+    # Tesseract's detection and line reading are timed as the script reader's steps.
+    spent = advance(before, engine.models.step_snapshot())
+    assert {"script_reading", "script_reading.tesseract_osd",
+            "script_reading.tesseract_lines", "det"} <= spent.keys()
     assert outcome.rotation == 0
     assert outcome.scripts == ("Cyrillic",)
     assert similarity(text_of(outcome), "\n".join(RUSSIAN)) >= 0.95, text_of(outcome)

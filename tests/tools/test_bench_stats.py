@@ -51,8 +51,9 @@ def test_page_walls_share_the_overhead_and_sum_to_the_convert() -> None:
 
 
 def test_split_timings_separates_stages_from_roles() -> None:
-    stages, onnx = split_timings({"render": 0.1, "ocr": 1.0, "onnx_det": 0.7, "onnx_rec": 0.2})
-    assert stages == {"render": 0.1, "ocr": 1.0}
+    stages, onnx = split_timings({"render": 0.1, "ocr": 1.0, "onnx_det": 0.7, "onnx_rec": 0.2,
+                                  "step_det": 0.75, "step_script_reading.rec": 0.05})
+    assert stages == {"render": 0.1, "ocr": 1.0}  # the steps inside "ocr" are not stages
     assert onnx == {"det": 0.7, "rec": 0.2}
 
 

@@ -6,9 +6,10 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from engine.runtime.steps import ONNX_PREFIX, STEP_PREFIX
+
 OCR_SOURCE = "ocr"
 TEXT_LAYER_SOURCE = "txt"
-ONNX_PREFIX = "onnx_"
 
 # Which model roles each pipeline stage runs: the stage's wall time over their pure ONNX time is
 # that stage's pipeline/inference ratio. Stages the engine adds later get a line here.
@@ -115,8 +116,10 @@ def split_page_walls(convert_s: float, started_at: float,
 
 
 def split_timings(timings_s: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
-    """A page's engine timings -> (stage wall times, pure ONNX seconds per role)."""
-    stages = {k: v for k, v in timings_s.items() if not k.startswith(ONNX_PREFIX)}
+    """A page's engine timings -> (stage wall times, pure ONNX seconds per role). The steps
+    inside the stages (`step_...`) are neither: they would count the stages' time twice."""
+    stages = {k: v for k, v in timings_s.items()
+              if not k.startswith((ONNX_PREFIX, STEP_PREFIX))}
     onnx = {k[len(ONNX_PREFIX):]: v for k, v in timings_s.items() if k.startswith(ONNX_PREFIX)}
     return stages, onnx
 
