@@ -16,11 +16,6 @@ from engine.structure.stories import story_end
 from engine.types import Block, BlockKind, Box, Line
 
 ROOT = Path(__file__).resolve().parents[2]
-WAITING = {"tools/scripts/bench.py"}
-"""Tools that still patch the engine: the scripts bench times the script reader's steps and
-the engine's models by wrapping their methods (bench.py; the engine's own clock times only
-the ONNX sessions, not Tesseract nor the script reader's steps). Each must still patch: the
-test says when one no longer does, to be taken off."""
 
 
 def _block(name: str, kind: BlockKind, x0: float, y0: float, x1: float, y1: float,
@@ -88,9 +83,9 @@ def test_the_order_tool_builds_a_variant_of_the_rules():
         variant(["stories.row_reach_lines=2"])
 
 
-def _engine_module_names(tree: ast.Module) -> set[str]:
-    """Names a file binds to an engine module (`from engine.x import y` where y is a module,
-    `import engine.x as y`)."""
+def _engine_names(tree: ast.Module) -> set[str]:
+    """Names a file binds to an engine module or to what one defines (`import engine.x as y`,
+    `from engine.x import y`: a module, a class, a rule set)."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -99,48 +94,62 @@ def _engine_module_names(tree: ast.Module) -> set[str]:
                     names.add(alias.asname or "engine")
         elif isinstance(node, ast.ImportFrom) and node.module and (
                 node.module.split(".")[0] == "engine"):
-            for alias in node.names:
-                if _is_module_spec(f"{node.module}.{alias.name}"):
-                    names.add(alias.asname or alias.name)
+            names.update(alias.asname or alias.name for alias in node.names)
     return names
 
 
-def _is_module_spec(name: str) -> bool:
-    path = ROOT.joinpath(*name.split("."))
-    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+def patches(source: str, where: str) -> list[str]:
+    """Where a file's source patches the engine: `setattr`/`delattr` anywhere, `monkeypatch`,
+    or an assignment to an attribute of an engine module or of a class or object it defines."""
+    tree = ast.parse(source)
+    engine_names = _engine_names(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
+                node.func.id in ("setattr", "delattr")):
+            found.append(f"{where}:{node.lineno}: {node.func.id}")
+        elif isinstance(node, ast.Name) and node.id == "monkeypatch":
+            found.append(f"{where}:{node.lineno}: monkeypatch")
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for part in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [
+                        target]:
+                    held = _dotted(part.value) if isinstance(part, ast.Attribute) else ""
+                    if held.split(".")[0] in engine_names or held.startswith("engine."):
+                        found.append(f"{where}:{node.lineno}: {_dotted(part)} =")
+    return found
 
 
-def test_no_tool_patches_an_engine_module():
-    """Tools try other values by building rule sets, never by setting attributes of engine
-    modules (a name another module imported keeps its old value: the swept figure would not be
-    what the code did). No `setattr`, no assignment to an engine module's attribute, no
-    `monkeypatch` in tools/."""
+def test_no_tool_patches_the_engine():
+    """Tools try other values by building rule sets, and time the engine by its step clock
+    (engine/runtime/steps.py), never by setting attributes of engine modules or classes (a
+    name another module imported keeps its old value: the swept figure would not be what the
+    code did)."""
     found: list[str] = []
-    waiting: set[str] = set()
     for path in sorted((ROOT / "tools").rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        modules = _engine_module_names(tree)
-        where = path.relative_to(ROOT).as_posix()
-        before = len(found)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
-                    node.func.id in ("setattr", "delattr")):
-                found.append(f"{where}:{node.lineno}: {node.func.id}")
-            elif isinstance(node, ast.Name) and node.id == "monkeypatch":
-                found.append(f"{where}:{node.lineno}: monkeypatch")
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    for part in ast.walk(target):
-                        if isinstance(part, ast.Attribute) and (
-                                isinstance(part.value, ast.Name) and part.value.id in modules
-                                or _dotted(part.value).startswith("engine.")):
-                            found.append(f"{where}:{node.lineno}: {_dotted(part)} =")
-        if where in WAITING and len(found) > before:
-            waiting.add(where)
-            del found[before:]
-    assert not found, "engine modules patched in tools/:\n" + "\n".join(found)
-    assert waiting == WAITING, f"no longer patching, take off WAITING: {WAITING - waiting}"
+        found += patches(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix())
+    assert not found, "the engine patched in tools/:\n" + "\n".join(found)
+
+
+def test_the_patch_check_finds_every_way_to_patch():
+    source = ("import engine.structure.reading_order as order\n"
+              "from engine.ocr import tesseract\n"
+              "from engine.ocr.detection import TextDetector\n"
+              "import engine.layout.detector\n"
+              "order.ROW_REACH_LINES = 2\n"
+              "tesseract.MARGIN_SHARE += 0.1\n"
+              "TextDetector.detect_with_map = lambda self, image: ([], None)\n"
+              "engine.layout.detector.LayoutDetector.detect = None\n"
+              "setattr(reader, 'scripts', None)\n"
+              "def sweep(monkeypatch):\n"
+              "    monkeypatch.setenv('LANG', 'C')\n"
+              "options = {}\n"
+              "options.value = 1\n")
+    assert [line.split(": ")[1] for line in patches(source, "t.py")] == [
+        "order.ROW_REACH_LINES =", "tesseract.MARGIN_SHARE =",
+        "TextDetector.detect_with_map =", "engine.layout.detector.LayoutDetector.detect =",
+        "setattr", "monkeypatch"]
 
 
 def _dotted(node: ast.AST) -> str:

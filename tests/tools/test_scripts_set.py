@@ -68,18 +68,16 @@ def test_the_speed_block_gives_each_page_against_both_tesseract_runs():
     assert "text detector 55%, layout model 15%, the rest 30%" in block
 
 
-def test_the_stopwatch_times_a_method_once_and_puts_it_back():
-    from tools.scripts.bench import Stopwatch
+def test_the_bench_reads_the_steps_shares_from_the_engines_step_chains():
+    """The script reader's own time holds what ran inside it; each written step counts its
+    seconds wherever it ran, once."""
+    from tools.scripts.bench import STEP_SHARES, script_reading_seconds, step_seconds
 
-    class Steps:
-        def outer(self):
-            return self.inner() + 1
-
-        def inner(self):
-            return 1
-
-    steps, original = Steps(), Steps.outer
-    with Stopwatch({"outer": [(Steps, "outer")], "inner": [(steps, "inner")]}) as watch:
-        assert steps.outer() == 2
-    assert watch.seconds["outer"] > 0 and watch.seconds["inner"] == 0  # nested: not twice
-    assert Steps.outer is original and "inner" not in vars(steps)
+    steps = {"det": 2.0, "layout": 0.5, "rec": 0.75, "script_reading": 0.125,
+             "script_reading.rec": 0.25, "script_reading.tesseract_osd": 0.5,
+             "script_reading.tesseract_lines": 1.0, "tesseract_lines": 0.25}
+    assert script_reading_seconds(steps) == 1.875
+    shares = {share: step_seconds(steps, step) for share, step in STEP_SHARES.items()}
+    assert shares == {"text_detector": 2.0, "layout_model": 0.5, "pp_ocr_recogniser": 1.0,
+                      "tesseract_lines": 1.25, "tesseract_script_detection": 0.5}
+    assert sum(shares.values()) + steps["script_reading"] == sum(steps.values())

@@ -3,7 +3,8 @@
 
 - English, Chinese and Japanese pages (the dev set's OCR pages, and the generated German,
   Traditional Chinese and Japanese ones) are read by the page reader with and without script
-  reading, interleaved: what finding scripts adds to a page PP-OCR reads itself.
+  reading (two readers of the same models: `ModelSet.page_reader(read_scripts=False)`),
+  interleaved: what finding scripts adds to a page PP-OCR reads itself.
 - Pages in other scripts (clean 200 dpi scans of tools/scripts) are converted by the warm
   engine with its default settings (no language named, no outputs written), and read by
   Tesseract told the page's language, the two ways a user runs it: the `tesseract` command
@@ -12,11 +13,12 @@
   turn, so a busy machine slows them alike.
 
 On a machine that other work keeps busy the two medians of the first part differ by more
-than finding scripts costs, so its own time is measured as well, inside the same runs: the
-script reader's own steps (the probe, the doubts, any detection or reading again; the
-page's PP-OCR reading not counted) against the page reader's time. For the pages in other
-scripts, each step's share of the engine's time (text detector, layout model, PP-OCR
-recogniser, Tesseract's line reading and script detection) says where the time goes.
+than finding scripts costs, so its own time is measured as well, inside the same runs, by
+the engine's step clock (engine/runtime/steps.py): the script reader's own steps (the probe,
+the doubts, any detection or reading again; the page's PP-OCR reading not counted) against
+the page reader's time. For the pages in other scripts, each step's share of the engine's
+time (text detector, layout model, PP-OCR recogniser, Tesseract's line reading and script
+detection), from the page's timings, says where the time goes.
 Medians of `--repeat` runs; the machine's load average is kept with them. Writes
 docs/results/scripts_bench.json, from which the README's `scripts-bench` block is written
 (python -m tools.readme_tables)."""
@@ -34,6 +36,7 @@ from pathlib import Path
 
 import cv2
 
+from engine.runtime.steps import CHAIN, STEP_PREFIX, advance, chain_end
 from tools.scripts.pages import page_pdf, render
 from tools.scripts.texts import SAMPLES
 
@@ -71,56 +74,25 @@ def load_average() -> float | None:
         return None
 
 
-class Stopwatch:
-    """Seconds spent in chosen methods, while installed: each (owner, name) wraps the method
-    of that object or class, and calls nested in a timed call are not counted twice."""
-
-    def __init__(self, targets: dict[str, list[tuple[object, str]]]) -> None:
-        self.targets = targets
-        self.seconds = {key: 0.0 for key in targets}
-        self._saved: list[tuple[object, str, object, bool]] = []
-        self._depth = 0
-
-    def _wrap(self, key: str, method):
-        def timed_call(*args, **kwargs):
-            self._depth += 1
-            start = time.perf_counter()
-            try:
-                return method(*args, **kwargs)
-            finally:
-                self._depth -= 1
-                if self._depth == 0:
-                    self.seconds[key] += time.perf_counter() - start
-        return timed_call
-
-    def __enter__(self) -> "Stopwatch":
-        for key, methods in self.targets.items():
-            for owner, name in methods:
-                own = name in vars(owner)
-                method = getattr(owner, name)
-                self._saved.append((owner, name, vars(owner).get(name), own))
-                if isinstance(owner, type):
-                    original = vars(owner)[name]
-                    setattr(owner, name, lambda self_, *a, _m=self._wrap(key, original), **k:
-                            _m(self_, *a, **k))
-                else:
-                    setattr(owner, name, self._wrap(key, method))
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for owner, name, original, own in reversed(self._saved):
-            if own:
-                setattr(owner, name, original)
-            else:
-                delattr(owner, name)
-        self._saved.clear()
+STEP_SHARES = {"text_detector": "det", "layout_model": "layout", "pp_ocr_recogniser": "rec",
+               "tesseract_lines": "tesseract_lines",
+               "tesseract_script_detection": "tesseract_osd"}
+"""The shares written for a page in another script, each the seconds of an engine step
+(engine/runtime/steps.py) wherever it ran (the PP-OCR recogniser inside the script reader's
+probe included): the steps are counted once each, so the shares add up to at most 1."""
 
 
-def script_steps(scripts) -> Stopwatch:
-    """The script reader's own steps on a page PP-OCR reads: everything read_page does but the
-    page's PP-OCR reading (read_again's input), timed apart."""
-    return Stopwatch({"scripts": [(scripts, "probe"), (scripts, "read_in_script"),
-                                  (scripts, "read_again")]})
+def script_reading_seconds(steps: dict[str, float]) -> float:
+    """The script reader's own steps (the probe, the doubts, any detection or reading again,
+    with the recogniser and Tesseract run inside them; not the page's PP-OCR reading), from
+    a page's step seconds by chain."""
+    return sum(seconds for chain, seconds in steps.items()
+               if chain.split(CHAIN)[0] == "script_reading")
+
+
+def step_seconds(steps: dict[str, float], step: str) -> float:
+    """Seconds of one step, in every chain it ran in."""
+    return sum(seconds for chain, seconds in steps.items() if chain_end(chain) == step)
 
 
 def same_script_rows(repeat: int) -> list[dict]:
@@ -128,8 +100,8 @@ def same_script_rows(repeat: int) -> list[dict]:
     from engine.model_set import ModelSet
     from engine.models.store import default_model_dir
 
-    reader = ModelSet(default_model_dir(), None).page_reader()
-    scripts = reader.scripts
+    models = ModelSet(default_model_dir(), None)
+    reader, plain_reader = models.page_reader(), models.page_reader(read_scripts=False)
     pages = {}
     for name in DEV_PAGES:
         if (DEV / name).is_file():
@@ -140,22 +112,19 @@ def same_script_rows(repeat: int) -> list[dict]:
         pages[key] = render(page_pdf(samples[key]))
     rows = []
     for name, image in pages.items():
-        reader.scripts = scripts
         reader.read(image)  # warm
         plain, found, shares = [], [], []
         for _ in range(repeat):
-            reader.scripts = None
-            plain.append(timed(lambda: reader.read(image)))
-            reader.scripts = scripts
-            with script_steps(scripts) as watch:
-                found.append(timed(lambda: reader.read(image)))
-            shares.append(watch.seconds["scripts"] / found[-1])
+            plain.append(timed(lambda: plain_reader.read(image)))
+            before = models.step_snapshot()
+            found.append(timed(lambda: reader.read(image)))
+            steps = advance(before, models.step_snapshot())
+            shares.append(script_reading_seconds(steps) / found[-1])
         base, withs = statistics.median(plain), statistics.median(found)
         rows.append({"page": name, "without_s": round(base, 4), "with_s": round(withs, 4),
                      "ratio": round(withs / base, 3),
                      "scripts_share": round(statistics.median(shares), 4)})
         print(rows[-1], flush=True)
-    reader.scripts = scripts
     return rows
 
 
@@ -165,19 +134,9 @@ def other_script_rows(repeat: int, folder: Path) -> list[dict]:
     from settings import SettingsStore
     from tools.scripts.__main__ import tesseract_page
 
-    from engine.layout.detector import LayoutDetector
-    from engine.ocr.detection import TextDetector
-    from engine.ocr.recognition import TextRecognizer
-    from engine.ocr.tesseract import TesseractLines
-
     engine = Engine(SettingsStore().load())
     samples = {s.key: s for s in SAMPLES}
     folder.mkdir(parents=True, exist_ok=True)
-    steps = {"text_detector": [(TextDetector, "detect_with_map")],
-             "layout_model": [(LayoutDetector, "detect")],
-             "pp_ocr_recogniser": [(TextRecognizer, "recognize")],
-             "tesseract_lines": [(TesseractLines, "read")],
-             "tesseract_script_detection": [(TesseractLines, "detect_script")]}
     rows = []
     for key in OTHER_SCRIPTS:
         sample = samples[key]
@@ -186,12 +145,15 @@ def other_script_rows(repeat: int, folder: Path) -> list[dict]:
         engine.convert(path, ConvertOptions())  # warm
         tesseract_command(path, sample.language)
         ours, command, api = [], [], []
-        shares: dict[str, list[float]] = {key: [] for key in steps}
+        shares: dict[str, list[float]] = {share: [] for share in STEP_SHARES}
         for _ in range(repeat):
-            with Stopwatch(steps) as watch:
-                ours.append(timed(lambda: engine.convert(path, ConvertOptions())))
-            for step, seconds in watch.seconds.items():
-                shares[step].append(seconds / ours[-1])
+            start = time.perf_counter()
+            result = engine.convert(path, ConvertOptions())
+            ours.append(time.perf_counter() - start)
+            steps = {name[len(STEP_PREFIX):]: seconds for page in result.pages
+                     for name, seconds in page.timings_s.items() if name.startswith(STEP_PREFIX)}
+            for share, step in STEP_SHARES.items():
+                shares[share].append(step_seconds(steps, step) / ours[-1])
             command.append(tesseract_command(path, sample.language))
             api.append(tesseract_page(path, sample.language)[1])
         row = {"page": key, "language": sample.language,
@@ -200,8 +162,8 @@ def other_script_rows(repeat: int, folder: Path) -> list[dict]:
                "tesseract_warm_s": round(statistics.median(api), 4)}
         row["ratio_command"] = round(row["paperlens_s"] / row["tesseract_command_s"], 3)
         row["ratio_warm"] = round(row["paperlens_s"] / row["tesseract_warm_s"], 3)
-        row["shares"] = {step: round(statistics.median(values), 4)
-                         for step, values in shares.items()}
+        row["shares"] = {share: round(statistics.median(values), 4)
+                         for share, values in shares.items()}
         rows.append(row)
         print(row, flush=True)
     return rows
