@@ -7,7 +7,7 @@ import pytest
 
 from engine.imaging import (INK, composite_on_white, crop_quad, ink_bounds, ink_map,
                             letterbox, order_quad, resize_averaging, resize_to_limits,
-                            to_chw_imagenet, to_chw_signed)
+                            to_chw_imagenet, to_chw_normalized, to_chw_signed)
 
 
 def test_resize_to_limits_grows_short_side_to_min_and_rounds_to_multiple():
@@ -138,6 +138,28 @@ def test_to_chw_imagenet_uses_the_imagenet_statistics():
     out = to_chw_imagenet(np.full((2, 2, 3), 255, dtype=np.uint8))
     expected = [(1 - 0.485) / 0.229, (1 - 0.456) / 0.224, (1 - 0.406) / 0.225]
     assert out[:, 1, 1] == pytest.approx(expected, rel=1e-6)
+
+
+def test_to_chw_normalized_gives_the_float32_arithmetic_bit_for_bit():
+    # Every level in every channel, read through a channel-reversed view as the detector does:
+    # the looked-up values are the ones x * 1/(255 std) + -mean/std gives in float32.
+    levels = np.arange(256, dtype=np.uint8)
+    image = np.stack([levels, levels[::-1], np.roll(levels, 77)], axis=1).reshape(16, 16, 3)
+    view = image[:, :, ::-1]
+    mean, std = (0.485, 0.456, 0.406), (0.229, 0.224, 0.225)
+    expected = np.empty((3, 16, 16), dtype=np.float32)
+    for c in range(3):
+        expected[c] = view[:, :, c]
+        expected[c] *= np.float32(1.0 / (255.0 * std[c]))
+        expected[c] += np.float32(-mean[c] / std[c])
+    out = to_chw_normalized(view, mean, std)
+    assert out.dtype == np.float32 and out.flags.c_contiguous
+    assert np.array_equal(out, expected)
+
+
+def test_to_chw_normalized_refuses_pixels_that_are_not_bytes():
+    with pytest.raises(TypeError, match="uint8"):
+        to_chw_normalized(np.zeros((2, 2, 3), dtype=np.float32), (0, 0, 0), (1, 1, 1))
 
 
 def test_ink_map_and_ink_bounds_agree_on_what_is_ink():
