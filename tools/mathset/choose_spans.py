@@ -1,6 +1,7 @@
 """How inline spans on scans are found and spelled, chosen by measurement:
 
     python -m tools.mathset.choose_spans [--seed 3] [--count 2] [--prose]
+    python -m tools.mathset.choose_spans --scripts --seed 3 1 4
 
 The scanned pages of a math-set seed that is neither trained on (tools/mathset/train_spans.py)
 nor reported (tools/mathset: seed 2) are read once up to the inline-math stage (kept under
