@@ -31,6 +31,7 @@ from engine.formulas.latex_print import compact
 from engine.formulas.latex_tokens import FUNCTION_NAMES
 from engine.formulas.inline_prose import prose_word, without_prose
 from engine.formulas.inline_rules import INLINE_SPANS, InlineSpanRules
+from engine.formulas.inline_scripts import Script, line_scripts, scripted_latex
 from engine.formulas.inline_spans import line_features, math_probabilities, page_grey
 from engine.formulas.reading import looks_like_math
 from engine.imaging import grey_levels
@@ -45,8 +46,6 @@ _JOINER = re.compile(r"[A-Za-z0-9]|[0-9.]+|[()\[\],]")
 _TRAILING = ".,;:"
 _WORD_LETTERS = frozenset("aAI")
 """Single letters that are words of English, never math on their own."""
-# Not yet: a subscript the recogniser flattened into its letter (yn for y_n) stays flat.
-
 
 
 def _math_char(char: str) -> bool:
@@ -180,15 +179,18 @@ def word_latex(text: str) -> str:
 
 
 def classified_runs(line: Line, probabilities, math_page: bool,
-                    rules: InlineSpanRules = INLINE_SPANS) -> list[tuple[Word, ...]]:
+                    rules: InlineSpanRules = INLINE_SPANS,
+                    scripts: dict[int, Script] | None = None) -> list[tuple[Word, ...]]:
     """The runs of words of one line that the classifier calls math (probability at least
-    `rules.threshold`), joined with the character rules' runs (`line_candidates`) where `rules.span_source`
+    `rules.threshold`) or whose ink shows a script (`scripts`, by word id: "Yi" set as Y_i),
+    joined with the character rules' runs (`line_candidates`) where `rules.span_source`
     says so, and trimmed of operators left hanging at their ends."""
     words = list(line.words)
     if greek_prose(line.text):
         return []
-    math = [p >= rules.threshold and not _NAMES.fullmatch(_core(w)) and not east_asian(w)
-            for w, p in zip(words, probabilities)]
+    scripts = scripts or {}
+    math = [(p >= rules.threshold or id(w) in scripts) and not _NAMES.fullmatch(_core(w))
+            and not east_asian(w) for w, p in zip(words, probabilities)]
     if rules.span_source == "both":
         ruled = {id(w) for run in line_candidates(line, math_page) for w in run}
         math = [m or id(w) in ruled for m, w in zip(math, words)]
@@ -217,8 +219,16 @@ def classified_runs(line: Line, probabilities, math_page: bool,
     # A lone letter or digit reads the same as text or as a formula, and a lone word of
     # letters is a word: they stay text.
     return [run for run in kept if any(c.isalnum() for w in run for c in _core(w))
-            and sum(len(_core(w)) for w in run) >= rules.min_characters
-            and not (len(run) == 1 and prose_word(_core(run[0])))]
+            and (any(id(w) in scripts for w in run)
+                 or sum(len(_core(w)) for w in run) >= rules.min_characters
+                 and not (len(run) == 1 and prose_word(_core(run[0]))))]
+
+
+def _spelled_latex(words: tuple[Word, ...], scripts: dict[int, Script]) -> str:
+    """A span's LaTeX from its characters, a script its ink shows set as one: "Yi" -> Y_i."""
+    return compact(" ".join(scripted_latex(text, scripts[id(w)], word_latex)
+                            if id(w) in scripts else word_latex(text)
+                            for w, text in zip(words, _spelled(words))))
 
 
 def _spelled(words: tuple[Word, ...]) -> list[str]:
@@ -244,6 +254,7 @@ def find_ocr_inline_math(page: PageState, models,
     lines = [(index, line) for index, block in prose for line in block.lines if line.words]
     if not lines:
         return page
+    scripts: dict[int, Script] = {}
     if rules.span_source == "rules" or not math_page:
         runs = [line_candidates(line, math_page) for _, line in lines]
     else:
@@ -252,13 +263,17 @@ def find_ocr_inline_math(page: PageState, models,
             [line_features(grey, line) for _, line in lines]))
         runs, start = [], 0
         for _, line in lines:
+            if rules.scripts:
+                scripts.update(line_scripts(grey, line))
             runs.append(classified_runs(line, probabilities[start:start + len(line.words)],
-                                        math_page, rules))
+                                        math_page, rules, scripts))
             start += len(line.words)
+    scripted = frozenset(scripts)
     spans = []
     for (index, line), line_runs in zip(lines, runs):
-        for words in (piece for run in line_runs for piece in without_prose(run, rules)):
-            latex = compact(" ".join(word_latex(w) for w in _spelled(words)))
+        for words in (piece for run in line_runs
+                      for piece in without_prose(run, rules, scripted)):
+            latex = _spelled_latex(words, scripts)
             if (rules.span_source == "rules" and not looks_like_math(latex)
                     and not _SCRIPTED.fullmatch(_core(words[0]))):
                 continue

@@ -35,12 +35,14 @@ def _english(word: Word) -> bool:
     return len(text) >= 3 and text.isascii() and text.isalpha() and text not in FUNCTION_NAMES
 
 
-def without_prose(words: tuple[Word, ...], rules: InlineSpanRules = INLINE_SPANS
-                  ) -> list[tuple[Word, ...]]:
+def without_prose(words: tuple[Word, ...], rules: InlineSpanRules = INLINE_SPANS,
+                  scripted: frozenset[int] = frozenset()) -> list[tuple[Word, ...]]:
     """The pieces of a run found as math that are not prose by their shape
     (`rules.prose_runs`): named settings ("(enc=6,", "heads=8)") cut out of it, words of prose left at a piece's ends
     ("ran 2x"), and a piece that is one number with a multiplier or unit ("2x", "(395k",
-    "10%") or digits and punctuation without a sign between them ("1,5") dropped."""
+    "10%") or digits and punctuation without a sign between them ("1,5") dropped. A word
+    whose ink shows a script (`scripted`, ids of words: engine/formulas/inline_scripts.py;
+    "Sfg" is S_fg, "108" is 10^8) is never prose."""
     prose_runs = rules.prose_runs
     pieces: list[list[Word]] = [[]]
     for word in words:
@@ -54,11 +56,16 @@ def without_prose(words: tuple[Word, ...], rules: InlineSpanRules = INLINE_SPANS
     for piece in pieces:
         if "glued" in prose_runs:
             piece = _unglued(piece)
-        while "words" in prose_runs and piece and _english(piece[0]):
+        while ("words" in prose_runs and piece and _english(piece[0])
+               and id(piece[0]) not in scripted):
             piece = piece[1:]
-        while "words" in prose_runs and piece and _english(piece[-1]):
+        while ("words" in prose_runs and piece and _english(piece[-1])
+               and id(piece[-1]) not in scripted):
             piece = piece[:-1]
         texts = [w.text for w in piece]
+        if any(id(w) in scripted for w in piece):
+            kept.append(tuple(piece))
+            continue
         if (not piece or not any(c.isalnum() for t in texts for c in t)
                 or "quantities" in prose_runs and len(texts) == 1
                 and _QUANTITY.fullmatch(texts[0])

@@ -41,6 +41,10 @@ class InlineSpanRules:
     """Which shapes of a found run are prose, not math: named settings, English words at its
     ends, a quantity with a unit, bare numbers, a prose word glued to a formula
     (`choose_spans.py --prose`: every one kept)."""
+    scripts: bool = True
+    """A short word whose ink shows a subscript or power the OCR wrote flat ("Yi" for Y_i,
+    "108" for 10^8; engine/formulas/inline_scripts.py) is math, its script written as one
+    (`choose_spans.py --scripts`)."""
     min_characters: int = 2
     """A classified run of fewer characters than this stays text (set by hand; not swept)."""
     pad: float = 0.2

@@ -1,0 +1,96 @@
+"""Scripts the OCR read flat, found in a line's ink: a line drawn with a lowered small letter
+(Y_i) and a raised small digit (10^8), its words boxed as the OCR boxes them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from engine.formulas.inline_rules import INLINE_SPANS
+from engine.formulas.inline_scripts import Script, line_ink, script_of, scripted_latex
+from engine.page import PageState
+from engine.types import Block, BlockKind, Box, Line, Word
+
+FONT, SCALE, THICK, BASELINE = cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2, 60
+
+
+def _drawn(pieces: list[list[tuple[str, float, int]]], turn: float = 0.0):
+    """A grey page with one line of words, each word pieces of (text, scale, lift in pixels
+    over the baseline), and the Line the OCR would give for it: its words' boxes, its text
+    written flat."""
+    image = np.full((100, 900), 255, np.uint8)
+    words, x = [], 12
+    for word in pieces:
+        left, top, bottom = x, BASELINE, BASELINE
+        for text, scale, lift in word:
+            (width, height), below = cv2.getTextSize(text, FONT, scale, THICK)
+            cv2.putText(image, text, (x, BASELINE - lift), FONT, scale, 0, THICK, cv2.LINE_AA)
+            top, bottom = min(top, BASELINE - lift - height), max(bottom, BASELINE - lift + 2)
+            x += width + 1
+        words.append(Word("".join(p[0] for p in word), Box(left, top, x, bottom), 0.9))
+        x += 16
+    if turn:
+        matrix = cv2.getRotationMatrix2D((450, 50), turn, 1.0)
+        image = cv2.warpAffine(image, matrix, (900, 100), borderValue=255)
+    text = " ".join(w.text for w in words)
+    line = Line(text, Box(words[0].box.x0, BASELINE - 32, words[-1].box.x1, BASELINE + 10),
+                words=tuple(words))
+    return image, line
+
+
+def _plain(*texts: str) -> list[list[tuple[str, float, int]]]:
+    return [[(t, SCALE, 0)] for t in texts]
+
+
+SUB = [("Y", SCALE, 0), ("i", 0.65, -8)]
+POWER = [("10", SCALE, 0), ("8", 0.65, 12)]
+
+
+def _scripts(image, line) -> dict[str, Script]:
+    ink = line_ink(image, line)
+    assert ink is not None
+    return {w.text: s for w in line.words if (s := script_of(w, ink)) is not None}
+
+
+def test_a_lowered_small_letter_and_a_raised_small_digit_are_scripts():
+    image, line = _drawn(_plain("the", "value") + [SUB] + _plain("grows", "as")
+                         + [POWER] + _plain("more", "cases", "run"))
+    assert _scripts(image, line) == {"Yi": Script(1, "sub"), "108": Script(2, "sup")}
+
+
+def test_the_same_words_written_flat_and_a_turned_scan_keep_their_reading():
+    image, line = _drawn(_plain("the", "value", "Yi", "grows", "as", "108", "more", "run",
+                                "ended,"))
+    assert _scripts(image, line) == {}
+    turned, line = _drawn(_plain("the", "value") + [SUB] + _plain("grows", "as", "more",
+                                                                   "cases", "run"), turn=1.0)
+    assert _scripts(turned, line) == {"Yi": Script(1, "sub")}
+
+
+def test_a_scripted_words_latex_sets_the_script():
+    spell = lambda text: text  # noqa: E731 - the characters as they stand
+    assert scripted_latex("Yi,", Script(1, "sub"), spell) == "Y_{i},"
+    assert scripted_latex("108", Script(2, "sup"), spell) == "10^{8}"
+
+
+@pytest.mark.parametrize("scripts", [True, False])
+def test_a_scripted_word_alone_in_prose_becomes_a_formula_span(scripts):
+    """On a page with math, "Yi" and "108" read flat are prose by their characters (a word of
+    letters, bare digits); their ink makes them Y_i and 10^8, and not without it."""
+    from engine.formulas.inline_ocr import find_ocr_inline_math
+
+    image, line = _drawn(_plain("so") + [SUB] + _plain("grows", "as") + [POWER]
+                         + _plain("when", "a", "=", "b", "holds"))
+    block = Block(BlockKind.TEXT, line.box, lines=(line,), text=line.text)
+    page = PageState(None, 0, None, image=cv2.cvtColor(image, cv2.COLOR_GRAY2RGB),
+                     blocks=(block,))
+    rules = replace(INLINE_SPANS, latex_from="characters", scripts=scripts)
+    spans = find_ocr_inline_math(page, None, rules).blocks[0].spans
+    formulas = [s.latex for s in spans if s.latex]
+    if scripts:
+        assert "Y_i" in formulas and "10^8" in formulas
+    else:
+        assert not any("Y" in f or "10" in f for f in formulas)
