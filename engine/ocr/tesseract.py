@@ -27,6 +27,8 @@ class LineReading:
     text: str
     confidence: float
     """Tesseract's mean word confidence, 0-1."""
+    weakest_word: float = 1.0
+    """The confidence of its least sure word, 0-1 (1 without words)."""
 
 
 @dataclass(frozen=True)
@@ -63,16 +65,30 @@ TESSERACT_LINE_PX = 64
 RETRY_CONFIDENCE = 0.6
 
 
+# A reading with a word Tesseract is less sure of than WEAK_WORD_CONFIDENCE is read again from
+# the crop scaled to CHECK_LINE_PX high (near the 36 px its line recogniser works at), and the
+# reading whose least sure word is surer kept: a clean Hebrew line 49 px high read "מניעים"
+# at 0.34 as it was, at 40 px "מגיעים" at 0.91. On the scripts set (two degradations) this read
+# 4 characters fewer wrong in 350 and none more than one worse; a line read with every word
+# sure is not read again.
+WEAK_WORD_CONFIDENCE = 0.7
+CHECK_LINE_PX = 40
+
+
 def scaled_for_tesseract(crop: np.ndarray) -> np.ndarray:
     """The crop, scaled up to TESSERACT_LINE_PX high when it is lower than MIN_TESSERACT_LINE_PX."""
-    height, width = crop.shape[:2]
-    if height == 0 or height >= MIN_TESSERACT_LINE_PX:
+    if crop.shape[0] == 0 or crop.shape[0] >= MIN_TESSERACT_LINE_PX:
         return crop
+    return scaled_to(crop, TESSERACT_LINE_PX)
+
+
+def scaled_to(crop: np.ndarray, height: int) -> np.ndarray:
+    """The crop scaled to `height` pixels high, its shape kept."""
     import cv2
 
-    scale = TESSERACT_LINE_PX / height
-    return cv2.resize(crop, (max(1, round(width * scale)), TESSERACT_LINE_PX),
-                      interpolation=cv2.INTER_CUBIC)
+    scale = height / max(crop.shape[0], 1)
+    return cv2.resize(crop, (max(1, round(crop.shape[1] * scale)), height),
+                      interpolation=cv2.INTER_CUBIC if scale > 1 else cv2.INTER_AREA)
 
 
 def with_margin(crop: np.ndarray) -> np.ndarray:
@@ -149,12 +165,16 @@ class TesseractLines:
 
     @staticmethod
     def _read_one(api, crop: np.ndarray) -> LineReading:
-        """The crop's reading; a small one read weakly is read again scaled up."""
+        """The crop's reading; a small one read weakly is read again scaled up, one with a
+        weak word read again at CHECK_LINE_PX high."""
         first = TesseractLines._read_as_is(api, crop)
-        if first.confidence >= RETRY_CONFIDENCE or crop.shape[0] >= MIN_TESSERACT_LINE_PX:
+        if first.confidence < RETRY_CONFIDENCE and crop.shape[0] < MIN_TESSERACT_LINE_PX:
+            second = TesseractLines._read_as_is(api, scaled_for_tesseract(crop))
+            return second if second.confidence > first.confidence else first
+        if first.weakest_word >= WEAK_WORD_CONFIDENCE or crop.shape[0] == CHECK_LINE_PX:
             return first
-        second = TesseractLines._read_as_is(api, scaled_for_tesseract(crop))
-        return second if second.confidence > first.confidence else first
+        second = TesseractLines._read_as_is(api, scaled_to(crop, CHECK_LINE_PX))
+        return second if second.weakest_word > first.weakest_word else first
 
     @staticmethod
     def _read_as_is(api, crop: np.ndarray) -> LineReading:
@@ -171,7 +191,9 @@ class TesseractLines:
                 text = api.GetUTF8Text().strip()
             finally:
                 api.SetPageSegMode(tesserocr.PSM.SINGLE_LINE)
-        return LineReading(text=text, confidence=max(0.0, api.MeanTextConf()) / 100.0)
+        words = api.AllWordConfidences()
+        return LineReading(text=text, confidence=max(0.0, api.MeanTextConf()) / 100.0,
+                           weakest_word=min(words, default=100) / 100.0)
 
     def detect_script(self, image: np.ndarray, model_id: str) -> ScriptGuess | None:
         """Tesseract's script detection on an image of text lines; None when it cannot tell."""

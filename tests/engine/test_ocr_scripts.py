@@ -49,6 +49,53 @@ def test_a_tesseract_reading_counts_only_confident_and_in_its_script():
     assert text_scripts("Москва and Αθήνα") == {"Cyrillic", "Greek"}
 
 
+def test_turkish_letters_hint_turkish_and_a_turkish_reading_needs_one():
+    turkish = SCRIPT_MODELS["Turkish"]
+    # PP-OCR read "alır" as "alir" on a degraded scan, but kept the line's s with a cedilla.
+    assert hinted_script("ortasinda yer alir ve beş milyondan fazla") == "Turkish"
+    assert hinted_script("Her yıl birçok ziyaretçi") == "Turkish"
+    assert text_scripts("İstanbul") == {"Turkish"}
+    assert accepted("ortasında yer alır ve beş milyondan fazla", 0.95, turkish)
+    # A line with none of its letters stays PP-OCR's, and German or Polish are never Turkish.
+    assert not accepted("Berlin ist die Hauptstadt", 0.95, turkish)
+    assert hinted_script("Warszawa jest stolicą Polski, żółć") is None
+    assert hinted_script("Việt Nam là một quốc gia") == "Vietnamese"
+
+
+def test_a_line_with_a_weak_word_is_read_again_at_the_check_height():
+    from engine.ocr.tesseract import CHECK_LINE_PX, TesseractLines
+
+    class Api:
+        """Reads a line with one unsure word at any height but CHECK_LINE_PX."""
+
+        def __init__(self):
+            self.heights = []
+
+        def SetImageBytes(self, data, width, height, depth, stride):
+            self.heights.append(height)
+
+        def GetUTF8Text(self):
+            return "בכל שנה מגיעים" if self._checked() else "בכל שנה מניעים"
+
+        def AllWordConfidences(self):
+            return [93, 91, 91] if self._checked() else [93, 91, 34]
+
+        def MeanTextConf(self):
+            return 92 if self._checked() else 73
+
+        def _checked(self):
+            from engine.ocr.tesseract import MARGIN_SHARE
+
+            pad = max(2, round(MARGIN_SHARE * CHECK_LINE_PX))
+            return self.heights[-1] == CHECK_LINE_PX + 2 * pad
+
+    crop = np.full((49, 600, 3), 255, dtype=np.uint8)
+    api = Api()
+    reading = TesseractLines._read_one(api, crop)
+    assert reading.text == "בכל שנה מגיעים" and reading.weakest_word == 0.91
+    assert len(api.heights) == 2
+
+
 def test_a_vietnamese_line_whose_only_marks_sit_on_a_circumflex_or_breve_counts():
     # No horn, hook above or dot below: every tone mark here stands on a circumflex.
     line = "Mỗi năm có rất nhiều du khách"
@@ -384,6 +431,31 @@ def test_a_small_hebrew_line_read_weakly_is_read_again_scaled_up(reader):
     outcome = reader.read(image)
     assert outcome.scripts == ("Hebrew",)
     assert "ביותר במדינה." in text_of(outcome), text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_hebrew_word_read_unsure_is_read_again_at_the_check_height(reader):
+    """On the clean 200 dpi Hebrew page Tesseract read "מגיעים" as "מניעים" with 0.34 for
+    the word; read again 40 px high, it is read right with 0.91."""
+    if not reader_has(reader, "tesseract-hebrew"):
+        pytest.skip("tesseract-hebrew: Tesseract data not installed (tools/system_deps.sh)")
+    outcome = reader.read(page_image("hebrew"))
+    assert outcome.scripts == ("Hebrew",)
+    assert "מגיעים" in text_of(outcome), text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_degraded_turkish_page_keeps_its_dotless_i(reader):
+    """PP-OCR read this 300 dpi scan with "ortasinda", "alir" and "yl"; its lines that show
+    Turkish letters are read with Tesseract's Turkish data."""
+    if not reader_has(reader, "tesseract-turkish"):
+        pytest.skip("tesseract-turkish: Tesseract data not installed (tools/system_deps.sh)")
+    image, text = set_page("turkish", 300)
+    outcome = reader.read(image)
+    assert "Turkish" in outcome.scripts
+    read = text_of(outcome).replace("\n", " ")
+    assert "ortasında yer alır" in read and "Her yıl" in read, read
+    assert similarity(read, text) >= 0.99, read
 
 
 @pytest.mark.model
