@@ -30,6 +30,9 @@ class ScriptModel:
     normal_form: str | None = None
     """A Unicode normal form its readings are put in: Tesseract's Greek data writes the micro
     sign (U+00B5) for mu, which NFKC makes the Greek letter."""
+    letters_apart: bool = False
+    """Its letters stand apart and its words are parted by spaces: a gap inside a word read as
+    wide as the line's spaces is a space missed (engine/ocr/missed_spaces.py)."""
     own_letters: tuple[str, ...] = ()
     """For a language in Latin letters that PP-OCR reads in part: parts of the Unicode names of
     the letters only it writes among PP-OCR's languages. A PP-OCR reading holding one hints
@@ -50,9 +53,10 @@ TURKISH_LETTERS = ("DOTLESS I", "I WITH DOT ABOVE", "G WITH BREVE", "S WITH CEDI
 
 
 SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
-    ScriptModel("Cyrillic", "tesseract-cyrillic", ("CYRILLIC",), "tesseract-ocr-script-cyrl"),
+    ScriptModel("Cyrillic", "tesseract-cyrillic", ("CYRILLIC",), "tesseract-ocr-script-cyrl",
+                letters_apart=True),
     ScriptModel("Greek", "tesseract-greek", ("GREEK",), "tesseract-ocr-script-grek",
-                normal_form="NFKC"),
+                normal_form="NFKC", letters_apart=True),
     ScriptModel("Arabic", "tesseract-arabic", ("ARABIC",), "tesseract-ocr-script-arab",
                 right_to_left=True),
     ScriptModel("Hebrew", "tesseract-hebrew", ("HEBREW",), "tesseract-ocr-script-hebr",
@@ -65,10 +69,12 @@ SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
     ScriptModel("Tamil", "tesseract-tamil", ("TAMIL",), "tesseract-ocr-script-taml"),
     ScriptModel("Hangul", "tesseract-hangul", ("HANGUL",), "tesseract-ocr-kor"),
     ScriptModel("Vietnamese", "tesseract-vietnamese", ("LATIN",), "tesseract-ocr-script-viet",
-                own_letters=VIETNAMESE_MARKS),
+                letters_apart=True, own_letters=VIETNAMESE_MARKS),
     ScriptModel("Turkish", "tesseract-turkish", ("LATIN",), "tesseract-ocr-tur",
-                own_letters=TURKISH_LETTERS),
+                letters_apart=True, own_letters=TURKISH_LETTERS),
 )}
+LETTERS_APART = frozenset(m.model_id for m in SCRIPT_MODELS.values() if m.letters_apart)
+"""The model ids of the scripts whose readings get their missed spaces back."""
 
 OSD_MODEL_ID = "tesseract-osd"
 OSD_DEBIAN_PACKAGE = "tesseract-ocr-osd"

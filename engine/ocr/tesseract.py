@@ -13,6 +13,8 @@ from typing import Callable
 import numpy as np
 
 from engine.errors import ModelUnavailable
+from engine.ocr.missed_spaces import Symbol, ink_gaps, with_missed_spaces
+from engine.ocr.scripts import LETTERS_APART
 
 # Where Debian and Ubuntu put the language data of their tesseract-ocr-* packages.
 SYSTEM_LANGUAGE_DIRS = (Path("/usr/share/tesseract-ocr/5/tessdata"),
@@ -135,9 +137,10 @@ class TesseractLines:
     def read(self, crops: list[np.ndarray], model_id: str) -> list[LineReading]:
         """Each crop (RGB, one text line) read with one model of the store."""
         path = self._locate(model_id)
+        spaces = model_id in LETTERS_APART
         with self._lock:
             api = self._api(model_id, path.parent, path.stem)
-            return [self._read_one(api, crop) for crop in crops]
+            return [self._read_one(api, crop, spaces) for crop in crops]
 
     def read_languages(self, crops: list[np.ndarray], languages: tuple[str, ...]
                        ) -> list[LineReading]:
@@ -164,24 +167,30 @@ class TesseractLines:
                 for p in folder.glob("*.traineddata")}
 
     @staticmethod
-    def _read_one(api, crop: np.ndarray) -> LineReading:
+    def _read_one(api, crop: np.ndarray, spaces: bool = False) -> LineReading:
         """The crop's reading; a small one read weakly is read again scaled up, one with a
-        weak word read again at CHECK_LINE_PX high."""
-        first = TesseractLines._read_as_is(api, crop)
+        weak word read again at CHECK_LINE_PX high. `spaces`: spaces missed between words
+        put back (engine/ocr/missed_spaces.py)."""
+        first = TesseractLines._read_as_is(api, crop, spaces)
         if first.confidence < RETRY_CONFIDENCE and crop.shape[0] < MIN_TESSERACT_LINE_PX:
-            second = TesseractLines._read_as_is(api, scaled_for_tesseract(crop))
+            second = TesseractLines._read_as_is(api, scaled_for_tesseract(crop), spaces)
             return second if second.confidence > first.confidence else first
         if first.weakest_word >= WEAK_WORD_CONFIDENCE or crop.shape[0] == CHECK_LINE_PX:
             return first
-        second = TesseractLines._read_as_is(api, scaled_to(crop, CHECK_LINE_PX))
+        second = TesseractLines._read_as_is(api, scaled_to(crop, CHECK_LINE_PX), spaces)
         return second if second.weakest_word > first.weakest_word else first
 
     @staticmethod
-    def _read_as_is(api, crop: np.ndarray) -> LineReading:
+    def _read_as_is(api, crop: np.ndarray, spaces: bool = False) -> LineReading:
         import tesserocr
 
-        _set_image(api, with_margin(crop))
+        image = with_margin(crop)
+        _set_image(api, image)
         text = api.GetUTF8Text().strip()
+        if text and spaces:
+            spaced = with_missed_spaces(_symbols(api), ink_gaps(image))
+            if spaced is not None and spaced.replace(" ", "") == text.replace(" ", ""):
+                text = spaced
         if not text:
             # SINGLE_LINE's own layout analysis found no line in a short Arabic one ("ضفاف
             # نهر النيل."); RAW_LINE, the crop taken as one line as it is, read it at 0.91 (it
@@ -210,3 +219,26 @@ class TesseractLines:
             return None
         return ScriptGuess(found["script_name"], float(found.get("script_conf", 0.0)),
                            int(found.get("orient_deg", 0)))
+
+
+def _symbols(api) -> list[list[Symbol]]:
+    """The words of the line just read, each its characters with their boxes' left and right
+    edges."""
+    import tesserocr
+
+    words: list[list[Symbol]] = []
+    found = api.GetIterator()
+    level = tesserocr.RIL.SYMBOL
+    while found is not None:
+        box = found.BoundingBox(level)
+        if found.IsAtBeginningOf(tesserocr.RIL.WORD) or not words:
+            words.append([])
+        try:
+            text = found.GetUTF8Text(level)
+        except RuntimeError:  # a symbol with no text
+            text = ""
+        if text and box:
+            words[-1].append(Symbol(text, box[0], box[2]))
+        if not found.Next(level):
+            break
+    return words

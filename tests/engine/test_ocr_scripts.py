@@ -96,6 +96,44 @@ def test_a_line_with_a_weak_word_is_read_again_at_the_check_height():
     assert len(api.heights) == 2
 
 
+def _drawn_line(words: list[list[str]], letter_gap: int, space: int
+                ) -> tuple[np.ndarray, list[list["Symbol"]]]:
+    """A line of 12 px wide letter blocks, `letter_gap` apart inside a word and `space`
+    apart between words, and the symbols (boxes) of each word."""
+    from engine.ocr.missed_spaces import Symbol
+
+    image = np.full((40, 600, 3), 255, dtype=np.uint8)
+    symbols, x = [], 10
+    for word in words:
+        symbols.append([])
+        for k, letter in enumerate(word):
+            gap = letter if isinstance(letter, int) else None
+            if gap is not None:  # a gap of this width inside the word, not a letter
+                x += gap - letter_gap
+                continue
+            image[10:30, x:x + 12] = 0
+            symbols[-1].append(Symbol(letter, x, x + 12))
+            x += 12 + letter_gap
+        x += space - letter_gap
+    return image, symbols
+
+
+def test_a_space_wide_gap_inside_a_word_is_a_missed_space():
+    from engine.ocr.missed_spaces import ink_gaps, with_missed_spaces
+
+    # "Москве, ив нём": the letters of "ив" stand a space apart.
+    image, words = _drawn_line([list("на"), list("реке"), ["и", 12, "в"], list("нём")],
+                               letter_gap=2, space=12)
+    assert with_missed_spaces(words, ink_gaps(image)) == "на реке и в нём"
+    # Letters a little further apart than the rest are still one word.
+    image, words = _drawn_line([list("на"), list("реке"), ["и", 5, "в"], list("нём")],
+                               letter_gap=2, space=12)
+    assert with_missed_spaces(words, ink_gaps(image)) == "на реке ив нём"
+    # Too few spaces to tell their width: the line is left as read.
+    image, words = _drawn_line([list("на"), ["и", 12, "в"]], letter_gap=2, space=12)
+    assert with_missed_spaces(words, ink_gaps(image)) is None
+
+
 def test_a_vietnamese_line_whose_only_marks_sit_on_a_circumflex_or_breve_counts():
     # No horn, hook above or dot below: every tone mark here stands on a circumflex.
     line = "Mỗi năm có rất nhiều du khách"
@@ -456,6 +494,15 @@ def test_a_degraded_turkish_page_keeps_its_dotless_i(reader):
     read = text_of(outcome).replace("\n", " ")
     assert "ortasında yer alır" in read and "Her yıl" in read, read
     assert similarity(read, text) >= 0.99, read
+
+
+@pytest.mark.model
+def test_a_space_tesseract_missed_on_a_degraded_russian_page_is_put_back(reader):
+    """Tesseract's Cyrillic data read "и в" on this 200 dpi scan as "ив" with 0.92."""
+    image, text = set_page("russian", 200)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Cyrillic",)
+    assert "Москве, и в нём" in text_of(outcome), text_of(outcome)
 
 
 @pytest.mark.model
