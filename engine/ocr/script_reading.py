@@ -251,7 +251,8 @@ class ScriptReader:
             try:
                 found = self.tesseract.read([crops[i] for i in indices], model.model_id)
             except ModelUnavailable:
-                unreadable.append(Unreadable(script, len(indices), install_hint(script)))
+                if not model.refines:
+                    unreadable.append(Unreadable(script, len(indices), install_hint(script)))
                 continue
             for i, line in zip(indices, found):
                 text = normalised(line.text, model)

@@ -33,6 +33,9 @@ class ScriptModel:
     letters_apart: bool = False
     """Its letters stand apart and its words are parted by spaces: a gap inside a word read as
     wide as the line's spaces is a space missed (engine/ocr/missed_spaces.py)."""
+    refines: bool = False
+    """PP-OCR reads the language, all but a few of its letters on degraded scans: without its
+    data, its lines keep PP-OCR's reading and the page is not reported (Turkish)."""
     own_letters: tuple[str, ...] = ()
     """For a language in Latin letters that PP-OCR reads in part: parts of the Unicode names of
     the letters only it writes among PP-OCR's languages. A PP-OCR reading holding one hints
@@ -71,7 +74,7 @@ SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
     ScriptModel("Vietnamese", "tesseract-vietnamese", ("LATIN",), "tesseract-ocr-script-viet",
                 letters_apart=True, own_letters=VIETNAMESE_MARKS),
     ScriptModel("Turkish", "tesseract-turkish", ("LATIN",), "tesseract-ocr-tur",
-                letters_apart=True, own_letters=TURKISH_LETTERS),
+                letters_apart=True, refines=True, own_letters=TURKISH_LETTERS),
 )}
 LETTERS_APART = frozenset(m.model_id for m in SCRIPT_MODELS.values() if m.letters_apart)
 """The model ids of the scripts whose readings get their missed spaces back."""

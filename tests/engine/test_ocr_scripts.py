@@ -62,6 +62,26 @@ def test_turkish_letters_hint_turkish_and_a_turkish_reading_needs_one():
     assert hinted_script("Việt Nam là một quốc gia") == "Vietnamese"
 
 
+def test_a_turkish_page_without_turkish_data_keeps_pp_ocrs_reading_unreported():
+    """PP-OCR reads Turkish but for a dotless i here and there: without the data the page is
+    as it was read, not a page with lines left unread."""
+    from engine.errors import ModelUnavailable
+    from engine.ocr.recognition import Recognized
+    from engine.ocr.script_reading import ScriptReader
+
+    class NoData:
+        def read(self, crops, model_id):
+            raise ModelUnavailable(f"{model_id} is not installed")
+
+    crops = [np.full((40, 800, 3), 255, dtype=np.uint8)]
+    read = [Recognized("Her yıl birçok ziyaretçi müzelerini görmeye gelir.", 0.98)]
+    found = ScriptReader(NoData()).read_again(crops, read, MIN_SCORE)
+    assert found.readings == read and found.unreadable == () and found.scripts == ()
+    # Vietnamese, which PP-OCR reads without most of its letters, is reported.
+    vietnamese = [Recognized("Vit Nam là mt quc gia nm  phía đông bán đo Đông Dương", 0.9)]
+    assert ScriptReader(NoData()).read_again(crops, vietnamese, MIN_SCORE).unreadable
+
+
 def test_a_line_with_a_weak_word_is_read_again_at_the_check_height():
     from engine.ocr.tesseract import CHECK_LINE_PX, TesseractLines
 
