@@ -32,7 +32,7 @@ optional_packages=()
 script_packages=(tesseract-ocr-osd tesseract-ocr-script-cyrl tesseract-ocr-script-grek
                  tesseract-ocr-script-arab tesseract-ocr-script-hebr tesseract-ocr-script-deva
                  tesseract-ocr-tha tesseract-ocr-script-taml tesseract-ocr-kor
-                 tesseract-ocr-script-viet)
+                 tesseract-ocr-script-viet tesseract-ocr-tur)
 if [ "$mode" = test ]; then
   required_packages+=("${wayland_packages[@]}" xvfb xauth)
   # util-linux gives `unshare` and `mount`: the GPU tests fake /sys/class/drm, and a window

@@ -113,7 +113,7 @@ class ScriptDetection:
         at 0.13): the widest doubted line read with each installed script's data, the guess
         first; the first reading trusted names the script."""
         order = [first] if first in SCRIPT_MODELS else []
-        order += [s for s in SCRIPT_MODELS if s not in order and s != "Vietnamese"]
+        order += [s for s, m in SCRIPT_MODELS.items() if s not in order and not m.own_letters]
         for script in order:
             model = SCRIPT_MODELS[script]
             try:

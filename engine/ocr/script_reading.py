@@ -22,9 +22,9 @@ import numpy as np
 from engine.errors import ModelUnavailable
 from engine.ocr.recognition import Recognized
 from engine.ocr.script_detection import Asked, ScriptDetection, Unreadable, install_hint
-from engine.ocr.scripts import (PP_OCR_SCRIPTS, RULES, SCRIPT_MODELS, ScriptRules, accepted,
-                                doubted, doubted_short, hinted_script, normalised,
-                                without_stray_joiners)
+from engine.ocr.scripts import (LATIN_LANGUAGES, PP_OCR_SCRIPTS, RULES, SCRIPT_MODELS,
+                                ScriptRules, accepted, doubted, doubted_short, hinted_script,
+                                normalised, without_stray_joiners)
 from engine.ocr.tesseract import LineReading, TesseractLines
 from engine.runtime.steps import timed_step
 
@@ -32,6 +32,8 @@ from engine.runtime.steps import timed_step
 # nothing.
 PP_OCR_LANGUAGES = frozenset({"eng", "chi_sim", "chi_tra", "jpn", "chi_sim_vert", "chi_tra_vert",
                               "jpn_vert"})
+
+LATIN_LANGUAGE_NAMES = frozenset(m.script for m in LATIN_LANGUAGES)
 
 Recognize = Callable[[list[np.ndarray]], list[Recognized]]
 """The PP-OCR recogniser: line crops -> their readings."""
@@ -219,13 +221,14 @@ class ScriptReader:
                 groups.setdefault(hint, []).append(i)
             elif doubted(rec.text, rec.score, width, height, min_score, self.rules):
                 unknown.append(i)
-        if "Vietnamese" in groups:
-            # A line that kept none of the letters only Vietnamese writes is read with its
-            # data too on a page that has such lines (a degraded page read 0.92 without);
-            # the reading counts only where it has them, so an English line stays as it was.
+        for language in [s for s in groups if s in LATIN_LANGUAGE_NAMES]:
+            # A line that kept none of the letters only the language writes is read with its
+            # data too on a page that has such lines (a degraded Vietnamese page read 0.92
+            # without; a Turkish line with "alir" for "alır" had no other); the reading counts
+            # only where it has them, so an English line stays as it was.
             taken = {i for indices in groups.values() for i in indices} | set(unknown)
-            groups["Vietnamese"] += [i for i, rec in enumerate(readings)
-                                     if i not in taken and rec.text.strip()]
+            groups[language] += [i for i, rec in enumerate(readings)
+                                 if i not in taken and rec.text.strip()]
         if page_script is not None:
             chosen = [i for i in groups.pop(page_script, []) + unknown if i not in tried]
             if chosen:
@@ -237,8 +240,8 @@ class ScriptReader:
             script = self.detection.detect(crops, unknown, unreadable, most, asked)
             if script is not None and script not in PP_OCR_SCRIPTS:
                 groups.setdefault(script, []).extend(unknown)
-        found = [page_script] if page_script is not None else [s for s in groups
-                                                               if s != "Vietnamese"]
+        found = [page_script] if page_script is not None else [
+            s for s in groups if s not in LATIN_LANGUAGE_NAMES]
         if len(found) == 1:
             # Lines too short to judge alone are judged on a page with lines in one script.
             taken = {i for indices in groups.values() for i in indices} | set(tried)
@@ -257,7 +260,8 @@ class ScriptReader:
             try:
                 found = self.tesseract.read([crops[i] for i in indices], model.model_id)
             except ModelUnavailable:
-                unreadable.append(Unreadable(script, len(indices), install_hint(script)))
+                if not model.refines:
+                    unreadable.append(Unreadable(script, len(indices), install_hint(script)))
                 continue
             for i, line in zip(indices, found):
                 text = normalised(line.text, model)

@@ -30,12 +30,37 @@ class ScriptModel:
     normal_form: str | None = None
     """A Unicode normal form its readings are put in: Tesseract's Greek data writes the micro
     sign (U+00B5) for mu, which NFKC makes the Greek letter."""
+    letters_apart: bool = False
+    """Its letters stand apart and its words are parted by spaces: a gap inside a word read as
+    wide as the line's spaces is a space missed (engine/ocr/missed_spaces.py)."""
+    refines: bool = False
+    """PP-OCR reads the language, all but a few of its letters on degraded scans: without its
+    data, its lines keep PP-OCR's reading and the page is not reported (Turkish)."""
+    own_letters: tuple[str, ...] = ()
+    """For a language in Latin letters that PP-OCR reads in part: parts of the Unicode names of
+    the letters only it writes among PP-OCR's languages. A PP-OCR reading holding one hints
+    the language; a Tesseract reading with its data counts only when it holds one."""
+
+
+# Letters only Vietnamese writes among the languages PP-OCR reads: o and u with a horn, a vowel
+# with a hook above or a dot below (PP-OCR keeps the few of them in its dictionary), and a
+# vowel with a circumflex or breve and a tone mark as well ("ỗ", "ấ", "ề": a line of them
+# alone, "Mỗi năm có rất nhiều du khách", was otherwise not taken from Tesseract's data).
+VIETNAMESE_MARKS = ("WITH HORN", "HOOK ABOVE", "DOT BELOW", "WITH CIRCUMFLEX AND",
+                    "WITH BREVE AND")
+# Letters Turkish writes and PP-OCR's other languages do not: dotless i, capital I with a dot,
+# g with a breve (not s with a cedilla, which Romanian and Kurdish write too: their lines are
+# not Turkish). PP-OCR has them all, but on degraded scans it read the dotless i as i or not
+# at all ("alir", "yl" for "alır", "yıl": a page 0.986), where Tesseract's Turkish data, whose
+# word list knows where the dot goes, read every line right.
+TURKISH_LETTERS = ("DOTLESS I", "I WITH DOT ABOVE", "G WITH BREVE")
 
 
 SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
-    ScriptModel("Cyrillic", "tesseract-cyrillic", ("CYRILLIC",), "tesseract-ocr-script-cyrl"),
+    ScriptModel("Cyrillic", "tesseract-cyrillic", ("CYRILLIC",), "tesseract-ocr-script-cyrl",
+                letters_apart=True),
     ScriptModel("Greek", "tesseract-greek", ("GREEK",), "tesseract-ocr-script-grek",
-                normal_form="NFKC"),
+                normal_form="NFKC", letters_apart=True),
     ScriptModel("Arabic", "tesseract-arabic", ("ARABIC",), "tesseract-ocr-script-arab",
                 right_to_left=True),
     ScriptModel("Hebrew", "tesseract-hebrew", ("HEBREW",), "tesseract-ocr-script-hebr",
@@ -47,8 +72,13 @@ SCRIPT_MODELS: dict[str, ScriptModel] = {m.script: m for m in (
     ScriptModel("Thai", "tesseract-thai", ("THAI",), "tesseract-ocr-tha"),
     ScriptModel("Tamil", "tesseract-tamil", ("TAMIL",), "tesseract-ocr-script-taml"),
     ScriptModel("Hangul", "tesseract-hangul", ("HANGUL",), "tesseract-ocr-kor"),
-    ScriptModel("Vietnamese", "tesseract-vietnamese", ("LATIN",), "tesseract-ocr-script-viet"),
+    ScriptModel("Vietnamese", "tesseract-vietnamese", ("LATIN",), "tesseract-ocr-script-viet",
+                letters_apart=True, own_letters=VIETNAMESE_MARKS),
+    ScriptModel("Turkish", "tesseract-turkish", ("LATIN",), "tesseract-ocr-tur",
+                letters_apart=True, refines=True, own_letters=TURKISH_LETTERS),
 )}
+LETTERS_APART = frozenset(m.model_id for m in SCRIPT_MODELS.values() if m.letters_apart)
+"""The model ids of the scripts whose readings get their missed spaces back."""
 
 OSD_MODEL_ID = "tesseract-osd"
 OSD_DEBIAN_PACKAGE = "tesseract-ocr-osd"
@@ -122,12 +152,8 @@ class ScriptRules:
 
 RULES = ScriptRules()
 
-# Letters only Vietnamese writes among the languages PP-OCR reads: o and u with a horn, a vowel
-# with a hook above or a dot below (PP-OCR keeps the few of them in its dictionary), and a
-# vowel with a circumflex or breve and a tone mark as well ("ỗ", "ấ", "ề": a line of them
-# alone, "Mỗi năm có rất nhiều du khách", was otherwise not taken from Tesseract's data).
-VIETNAMESE_MARKS = ("WITH HORN", "HOOK ABOVE", "DOT BELOW", "WITH CIRCUMFLEX AND",
-                    "WITH BREVE AND")
+LATIN_LANGUAGES = tuple(m for m in SCRIPT_MODELS.values() if m.own_letters)
+"""The languages in Latin letters read with their own Tesseract data (Vietnamese, Turkish)."""
 
 
 def char_script(char: str) -> str:
@@ -146,27 +172,28 @@ def script_share(text: str, model: ScriptModel) -> float:
     found = letters(text)
     if not found:
         return 0.0
-    if model.script == "Vietnamese":
-        return sum(char_script(c) == "LATIN" for c in found) / len(found)
     return sum(char_script(c) in model.letters for c in found) / len(found)
 
 
 def text_scripts(text: str) -> set[str]:
-    """The scripts of SCRIPT_MODELS whose letters the text holds (Vietnamese: its own marks)."""
+    """The scripts of SCRIPT_MODELS whose letters the text holds (a Latin language: its own
+    letters)."""
     found = set()
     for char in letters(text):
         first = char_script(char)
         for model in SCRIPT_MODELS.values():
-            if first in model.letters and model.script != "Vietnamese":
+            if model.own_letters and is_own_letter(char, model):
                 found.add(model.script)
-        if is_vietnamese_letter(char):
-            found.add("Vietnamese")
+            elif first in model.letters and not model.own_letters:
+                found.add(model.script)
     return found
 
 
-def is_vietnamese_letter(char: str) -> bool:
+def is_own_letter(char: str, model: ScriptModel) -> bool:
+    """Whether the character is a Latin letter only the model's language writes
+    (ScriptModel.own_letters)."""
     name = unicodedata.name(char, "")
-    return name.startswith("LATIN") and any(mark in name for mark in VIETNAMESE_MARKS)
+    return name.startswith("LATIN") and any(mark in name for mark in model.own_letters)
 
 
 def advance_heights(text: str) -> float:
@@ -192,15 +219,17 @@ def coverage(text: str, width: float, height: float) -> float:
 
 def hinted_script(text: str, rules: ScriptRules = RULES) -> str | None:
     """The script a PP-OCR reading shows it missed in part: mostly Greek letters (read without
-    accents), or letters only Vietnamese writes (read without most tone marks)."""
+    accents), or letters only Vietnamese writes (read without most tone marks) or only Turkish
+    writes (read with some dotless i dotted)."""
     found = letters(text)
     if not found:
         return None
     greek = sum(char_script(c) == "GREEK" for c in found) / len(found)
     if greek >= rules.min_share_known:
         return "Greek"
-    if any(is_vietnamese_letter(c) for c in found):
-        return "Vietnamese"
+    for model in LATIN_LANGUAGES:
+        if any(is_own_letter(c, model) for c in found):
+            return model.script
     return None
 
 
@@ -236,8 +265,9 @@ def accepted(text: str, confidence: float, model: ScriptModel,
     floor = rules.min_unread_confidence if unread else rules.min_confidence
     if confidence < floor or not text.strip():
         return False
-    if model.script == "Vietnamese":
-        return any(is_vietnamese_letter(c) for c in text)
+    if model.own_letters:
+        return (script_share(text, model) >= rules.min_script_share
+                and any(is_own_letter(c, model) for c in text))
     return script_share(text, model) >= rules.min_script_share
 
 

@@ -49,6 +49,113 @@ def test_a_tesseract_reading_counts_only_confident_and_in_its_script():
     assert text_scripts("Москва and Αθήνα") == {"Cyrillic", "Greek"}
 
 
+def test_turkish_letters_hint_turkish_and_a_turkish_reading_needs_one():
+    turkish = SCRIPT_MODELS["Turkish"]
+    assert hinted_script("Her yıl birçok ziyaretçi") == "Turkish"
+    assert hinted_script("Türkiye'nin doğusunda") == "Turkish"
+    # An s with a cedilla alone is Romanian or Kurdish as well: such a line is not Turkish.
+    assert hinted_script("Bucureşti este capitala României") is None
+    assert hinted_script("ortasinda yer alir ve beş milyondan fazla") is None
+    assert text_scripts("İstanbul") == {"Turkish"}
+    assert accepted("ortasında yer alır ve beş milyondan fazla", 0.95, turkish)
+    # A line with none of its letters stays PP-OCR's, and German or Polish are never Turkish.
+    assert not accepted("Berlin ist die Hauptstadt", 0.95, turkish)
+    assert hinted_script("Warszawa jest stolicą Polski, żółć") is None
+    assert hinted_script("Việt Nam là một quốc gia") == "Vietnamese"
+
+
+def test_a_turkish_page_without_turkish_data_keeps_pp_ocrs_reading_unreported():
+    """PP-OCR reads Turkish but for a dotless i here and there: without the data the page is
+    as it was read, not a page with lines left unread."""
+    from engine.errors import ModelUnavailable
+    from engine.ocr.recognition import Recognized
+    from engine.ocr.script_reading import ScriptReader
+
+    class NoData:
+        def read(self, crops, model_id):
+            raise ModelUnavailable(f"{model_id} is not installed")
+
+    crops = [np.full((40, 800, 3), 255, dtype=np.uint8)]
+    read = [Recognized("Her yıl birçok ziyaretçi müzelerini görmeye gelir.", 0.98)]
+    found = ScriptReader(NoData()).read_again(crops, read, MIN_SCORE)
+    assert found.readings == read and found.unreadable == () and found.scripts == ()
+    # Vietnamese, which PP-OCR reads without most of its letters, is reported.
+    vietnamese = [Recognized("Vit Nam là mt quc gia nm  phía đông bán đo Đông Dương", 0.9)]
+    assert ScriptReader(NoData()).read_again(crops, vietnamese, MIN_SCORE).unreadable
+
+
+def test_a_line_with_a_weak_word_is_read_again_at_the_check_height():
+    from engine.ocr.tesseract import CHECK_LINE_PX, TesseractLines
+
+    class Api:
+        """Reads a line with one unsure word at any height but CHECK_LINE_PX."""
+
+        def __init__(self):
+            self.heights = []
+
+        def SetImageBytes(self, data, width, height, depth, stride):
+            self.heights.append(height)
+
+        def GetUTF8Text(self):
+            return "בכל שנה מגיעים" if self._checked() else "בכל שנה מניעים"
+
+        def AllWordConfidences(self):
+            return [93, 91, 91] if self._checked() else [93, 91, 34]
+
+        def MeanTextConf(self):
+            return 92 if self._checked() else 73
+
+        def _checked(self):
+            from engine.ocr.tesseract import MARGIN_SHARE
+
+            pad = max(2, round(MARGIN_SHARE * CHECK_LINE_PX))
+            return self.heights[-1] == CHECK_LINE_PX + 2 * pad
+
+    crop = np.full((49, 600, 3), 255, dtype=np.uint8)
+    api = Api()
+    reading = TesseractLines._read_one(api, crop)
+    assert reading.text == "בכל שנה מגיעים" and reading.weakest_word == 0.91
+    assert len(api.heights) == 2
+
+
+def _drawn_line(words: list[list[str]], letter_gap: int, space: int
+                ) -> tuple[np.ndarray, list[list["Symbol"]]]:
+    """A line of 12 px wide letter blocks, `letter_gap` apart inside a word and `space`
+    apart between words, and the symbols (boxes) of each word."""
+    from engine.ocr.missed_spaces import Symbol
+
+    image = np.full((40, 600, 3), 255, dtype=np.uint8)
+    symbols, x = [], 10
+    for word in words:
+        symbols.append([])
+        for k, letter in enumerate(word):
+            gap = letter if isinstance(letter, int) else None
+            if gap is not None:  # a gap of this width inside the word, not a letter
+                x += gap - letter_gap
+                continue
+            image[10:30, x:x + 12] = 0
+            symbols[-1].append(Symbol(letter, x, x + 12))
+            x += 12 + letter_gap
+        x += space - letter_gap
+    return image, symbols
+
+
+def test_a_space_wide_gap_inside_a_word_is_a_missed_space():
+    from engine.ocr.missed_spaces import ink_gaps, with_missed_spaces
+
+    # "Москве, ив нём": the letters of "ив" stand a space apart.
+    image, words = _drawn_line([list("на"), list("реке"), ["и", 12, "в"], list("нём")],
+                               letter_gap=2, space=12)
+    assert with_missed_spaces(words, ink_gaps(image)) == "на реке и в нём"
+    # Letters a little further apart than the rest are still one word.
+    image, words = _drawn_line([list("на"), list("реке"), ["и", 5, "в"], list("нём")],
+                               letter_gap=2, space=12)
+    assert with_missed_spaces(words, ink_gaps(image)) == "на реке ив нём"
+    # Too few spaces to tell their width: the line is left as read.
+    image, words = _drawn_line([list("на"), ["и", 12, "в"]], letter_gap=2, space=12)
+    assert with_missed_spaces(words, ink_gaps(image)) is None
+
+
 def test_a_vietnamese_line_whose_only_marks_sit_on_a_circumflex_or_breve_counts():
     # No horn, hook above or dot below: every tone mark here stands on a circumflex.
     line = "Mỗi năm có rất nhiều du khách"
@@ -391,6 +498,40 @@ def test_a_small_hebrew_line_read_weakly_is_read_again_scaled_up(reader):
     outcome = reader.read(image)
     assert outcome.scripts == ("Hebrew",)
     assert "ביותר במדינה." in text_of(outcome), text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_hebrew_word_read_unsure_is_read_again_at_the_check_height(reader):
+    """On the clean 200 dpi Hebrew page Tesseract read "מגיעים" as "מניעים" with 0.34 for
+    the word; read again 40 px high, it is read right with 0.91."""
+    if not reader_has(reader, "tesseract-hebrew"):
+        pytest.skip("tesseract-hebrew: Tesseract data not installed (tools/system_deps.sh)")
+    outcome = reader.read(page_image("hebrew"))
+    assert outcome.scripts == ("Hebrew",)
+    assert "מגיעים" in text_of(outcome), text_of(outcome)
+
+
+@pytest.mark.model
+def test_a_degraded_turkish_page_keeps_its_dotless_i(reader):
+    """PP-OCR read this 300 dpi scan with "ortasinda", "alir" and "yl"; its lines that show
+    Turkish letters are read with Tesseract's Turkish data."""
+    if not reader_has(reader, "tesseract-turkish"):
+        pytest.skip("tesseract-turkish: Tesseract data not installed (tools/system_deps.sh)")
+    image, text = set_page("turkish", 300)
+    outcome = reader.read(image)
+    assert "Turkish" in outcome.scripts
+    read = text_of(outcome).replace("\n", " ")
+    assert "ortasında yer alır" in read and "Her yıl" in read, read
+    assert similarity(read, text) >= 0.99, read
+
+
+@pytest.mark.model
+def test_a_space_tesseract_missed_on_a_degraded_russian_page_is_put_back(reader):
+    """Tesseract's Cyrillic data read "и в" on this 200 dpi scan as "ив" with 0.92."""
+    image, text = set_page("russian", 200)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Cyrillic",)
+    assert "Москве, и в нём" in text_of(outcome), text_of(outcome)
 
 
 @pytest.mark.model
