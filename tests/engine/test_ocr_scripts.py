@@ -71,7 +71,11 @@ def test_a_turkish_page_without_turkish_data_keeps_pp_ocrs_reading_unreported():
     from engine.ocr.recognition import Recognized
     from engine.ocr.script_reading import ScriptReader
 
+    from engine.runtime.steps import StepClock
+
     class NoData:
+        steps = StepClock()
+
         def read(self, crops, model_id):
             raise ModelUnavailable(f"{model_id} is not installed")
 
