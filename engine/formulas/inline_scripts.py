@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from engine.formulas.glyphs import RULES
-from engine.types import Line, Word
+from engine.types import Box, Line, Word
 
 _TRAILING = ".,;:"
 
@@ -55,20 +55,12 @@ SCRIPTS = ScriptRules()
 
 
 @dataclass(frozen=True)
-class Glyph:
-    """One glyph of ink in page pixels (dots and accents joined to the stroke under them)."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-
-@dataclass(frozen=True)
 class LineInk:
     """The glyphs of one OCR line and the line's baseline and x-height in page pixels."""
 
-    glyphs: tuple[Glyph, ...]
+    glyphs: tuple[Box, ...]
+    """One box per glyph of ink in page pixels (dots and accents joined to the stroke under
+    them)."""
     slope: float
     offset: float
     """The baseline's y at page x is slope * x + offset (a scan is turned a little)."""
@@ -86,7 +78,7 @@ class Script:
     kind: str
 
 
-def _joined(boxes: list[list[float]], gap: float) -> list[Glyph]:
+def _joined(boxes: list[list[float]], gap: float) -> list[Box]:
     """Pieces of ink that share most of their width and stand less than `gap` apart (the dot
     of an i, the bars of =, an accent) made one glyph."""
     boxes = sorted(boxes)
@@ -101,7 +93,7 @@ def _joined(boxes: list[list[float]], gap: float) -> list[Glyph]:
                            max(last[3], box[3])]
                 continue
         out.append(box)
-    return [Glyph(*b) for b in out]
+    return [Box(*b) for b in out]
 
 
 def line_ink(grey: np.ndarray, line: Line, rules: ScriptRules = SCRIPTS) -> LineInk | None:
@@ -153,7 +145,7 @@ def _core(text: str) -> str:
     return text.rstrip(_TRAILING) or text
 
 
-def _kind(glyph: Glyph, base: Glyph, ink: LineInk, rules: ScriptRules) -> str | None:
+def _kind(glyph: Box, base: Box, ink: LineInk, rules: ScriptRules) -> str | None:
     """"sub" or "sup" where the glyph sits as a script beside the base glyph before it."""
     b, x = ink.baseline((glyph.x0 + glyph.x1) / 2), ink.x_height
     if glyph.y1 - glyph.y0 < rules.min_height * x:
