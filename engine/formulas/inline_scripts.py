@@ -158,6 +158,12 @@ def _kind(glyph: Box, base: Box, ink: LineInk, rules: ScriptRules) -> str | None
     return None
 
 
+def _stop(glyph: Box, ink: LineInk, rules: ScriptRules) -> bool:
+    """A stop or comma: a glyph too small to be a letter, at the baseline."""
+    b, x = ink.baseline((glyph.x0 + glyph.x1) / 2), ink.x_height
+    return glyph.y1 - glyph.y0 < rules.min_height * x and glyph.y0 > b - rules.min_height * x
+
+
 def may_be_scripted(word: Word, rules: ScriptRules = SCRIPTS) -> bool:
     """A word short enough and of letters and digits only, not a small word of English or a
     word in capitals ("IP", "THE": a capital the scan broke looks raised): one whose ink is
@@ -178,8 +184,8 @@ def script_of(word: Word, ink: LineInk | None, rules: ScriptRules = SCRIPTS) -> 
     text = _core(word.text)
     left, right = word.box.x0, word.box.x1
     inside = [g for g in ink.glyphs if left <= (g.x0 + g.x1) / 2 <= right]
-    if len(word.text) > len(text):  # the stop or comma after the word is not a script
-        inside = inside[:len(text) - len(word.text)]
+    while inside and len(word.text) > len(text) and _stop(inside[-1], ink, rules):
+        inside = inside[:-1]  # the stop or comma after the word is not a script
     for i in range(1, len(inside)):
         kind = _kind(inside[i], inside[i - 1], ink, rules)
         if kind is None:

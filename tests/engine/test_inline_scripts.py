@@ -94,3 +94,22 @@ def test_a_scripted_word_alone_in_prose_becomes_a_formula_span(scripts):
         assert "Y_i" in formulas and "10^8" in formulas
     else:
         assert not any("Y" in f or "10" in f for f in formulas)
+
+
+def test_an_item_number_whose_digit_the_scan_broke_is_not_a_power():
+    """A scan broke the 9 of "19." in two, a small bowl high up and its stroke, and lost the
+    stop: the bowl is not a power, since the stroke after it sits on the baseline; only a
+    small glyph at the baseline is taken for the stop after a word."""
+    from engine.formulas.inline_scripts import LineInk
+
+    one, bowl, stroke = Box(496, 899, 500, 912), Box(504, 899, 508, 907), Box(506, 899, 512, 912)
+    letters = tuple(Box(520 + 8 * i, 903, 526 + 8 * i, 912) for i in range(6))
+    ink = LineInk((one, bowl, stroke) + letters, 0.0, 912.0, 8.6)
+    word = Word("19.", Box(495.8, 898.7, 516.0, 912.5), 0.9)
+    assert script_of(word, ink) is None
+    # With its stop there, the stop alone is set aside, and a true power still reads as one.
+    stop = Box(513, 910, 515, 912)
+    assert script_of(word, replace(ink, glyphs=(one, bowl, stroke, stop) + letters)) is None
+    raised = Box(504, 899, 509, 906)
+    power = Word("28", Box(495.8, 898.7, 510.0, 912.5), 0.9)
+    assert script_of(power, replace(ink, glyphs=(one, raised) + letters)) == Script(1, "sup")
