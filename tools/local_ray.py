@@ -28,25 +28,29 @@ WORKER_PORTS = 24
 """Ports per node for worker processes (one each); a node starts a few at most."""
 
 
-def free_ports(count: int) -> list[int]:
-    """Ports free on the loopback now (held together, so they are distinct)."""
+def free_ports(count: int, taken: frozenset[int] = frozenset()) -> list[int]:
+    """Ports free on the loopback now and not in `taken` (held together, so they are
+    distinct)."""
     sockets = []
     try:
-        for _ in range(count):
+        while len(sockets) < count + len(taken):
             s = socket.socket()
             s.bind(("127.0.0.1", 0))
             sockets.append(s)
-        return [s.getsockname()[1] for s in sockets]
+            chosen = [p for p in (h.getsockname()[1] for h in sockets) if p not in taken]
+            if len(chosen) == count:
+                return chosen
+        raise RuntimeError(f"no {count} free ports on the loopback")
     finally:
         for s in sockets:
             s.close()
 
 
-def free_port_range(width: int) -> int:
-    """The first port of `width` consecutive ports that are free now."""
+def free_port_range(width: int, taken: frozenset[int] = frozenset()) -> int:
+    """The first port of `width` consecutive ports that are free now and not in `taken`."""
     for _ in range(200):
         start = free_ports(1)[0]
-        if start + width > 65535:
+        if start + width > 65535 or taken.intersection(range(start, start + width)):
             continue
         try:
             holders = []
@@ -134,6 +138,9 @@ class LocalRayCluster:
     started: list[RayNode] = field(default_factory=list)
     address: str = ""
     folder: Path | None = None
+    ports: set[int] = field(default_factory=set)
+    """Every port handed to a node so far: Ray refuses to start a node whose ports clash with
+    ones it already knows (a port closed here is free again to the next choice)."""
 
     def __enter__(self) -> "LocalRayCluster":
         try:
@@ -148,7 +155,8 @@ class LocalRayCluster:
 
     def start(self) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="plray-", dir="/tmp"))
-        gcs_port, dashboard_port = free_ports(2)
+        gcs_port, dashboard_port = free_ports(2, frozenset(self.ports))
+        self.ports.update((gcs_port, dashboard_port))
         self.address = f"127.0.0.1:{gcs_port}"
         self.started.append(self._start_node(
             ["--head", f"--port={gcs_port}", f"--dashboard-port={dashboard_port}",
@@ -165,8 +173,10 @@ class LocalRayCluster:
         return node
 
     def _start_node(self, role: list[str], name: str) -> RayNode:
-        ports = free_ports(6)
-        workers = free_port_range(WORKER_PORTS)
+        ports = free_ports(6, frozenset(self.ports))
+        self.ports.update(ports)
+        workers = free_port_range(WORKER_PORTS, frozenset(self.ports))
+        self.ports.update(range(workers, workers + WORKER_PORTS))
         command = [str(self.ray), "start", "--block", *role, "--node-ip-address=127.0.0.1",
                    f"--num-cpus={self.cpus_per_node}", "--num-gpus=0",
                    f"--object-store-memory={self.object_store_bytes}",
