@@ -113,3 +113,14 @@ def test_an_item_number_whose_digit_the_scan_broke_is_not_a_power():
     raised = Box(504, 899, 509, 906)
     power = Word("28", Box(495.8, 898.7, 510.0, 912.5), 0.9)
     assert script_of(power, replace(ink, glyphs=(one, raised) + letters)) == Script(1, "sup")
+
+
+def test_a_digit_whose_foot_the_scan_lost_is_not_a_power():
+    """"45" on a scanned exercise list: the 5 lost its foot, so its bottom sits a third of an
+    x-height over the baseline; a power's is raised further (about half its height)."""
+    from engine.formulas.inline_scripts import LineInk
+
+    four, five = Box(274, 899, 282, 912), Box(284, 899, 291, 909.3)
+    letters = tuple(Box(300 + 8 * i, 903, 306 + 8 * i, 912) for i in range(6))
+    ink = LineInk((four, five) + letters, 0.0, 912.0, 8.6)
+    assert script_of(Word("45", Box(272.5, 898.5, 292.0, 912.5), 0.9), ink) is None
