@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("paperlens.worker")
 WAIT_S = 0.2
 """The longest wait for a page to come back before the table is looked at again."""
-STAGE_POLL_S = 1.0
-"""How often the workers are asked which stage their page is at (progress events)."""
+STAGE_POLL_S = 0.25
+"""How often the workers are asked which stage their page is at (progress events): a page
+read here takes about a second, and a busy worker may answer a round late."""
 RECONNECT_S = 10.0
 """Pause before trying the cluster again when it cannot be used (jobs wait meanwhile)."""
 

@@ -91,6 +91,9 @@ class _Slot:
     info: WorkerInfo | None = None
     retry_at: float = 0.0
     warming_since: float = field(default_factory=time.monotonic)
+    stage_ask: tuple[Any, int] | None = None
+    """An unanswered `stage` question and the call it asked about: a worker busy reading may
+    answer after the asker stopped waiting, and its answer is taken the next time."""
 
 
 class WorkerPool:
@@ -173,20 +176,26 @@ class WorkerPool:
 
     def stages(self, timeout_s: float) -> dict[Task, str]:
         """The last page stage each running task finished (`<page number>:<stage>`), from the
-        workers that answer within `timeout_s`."""
-        asked = {slot.handle.stage.options(concurrency_group=CONTROL).remote(slot.call): slot.task
-                 for slot in self._slots if slot.state == "busy"}
+        workers that answer within `timeout_s`, or that answered an earlier question since."""
+        for slot in self._slots:
+            if slot.state == "busy" and (slot.stage_ask is None or slot.stage_ask[1] != slot.call):
+                ref = slot.handle.stage.options(concurrency_group=CONTROL).remote(slot.call)
+                slot.stage_ask = (ref, slot.call)
+        asked = {slot.stage_ask[0]: slot for slot in self._slots if slot.stage_ask is not None}
         if not asked:
             return {}
         ready, _ = self.ray.wait(list(asked), num_returns=len(asked), timeout=timeout_s)
         found = {}
         for ref in ready:
+            slot = asked[ref]
+            call = slot.stage_ask[1]
+            slot.stage_ask = None
             try:
                 stage = self.ray.get(ref)
             except self.ray.exceptions.RayError:  # its worker was lost: wait() will say so
                 continue
-            if stage is not None:
-                found[asked[ref]] = stage
+            if stage is not None and slot.state == "busy" and slot.call == call:
+                found[slot.task] = stage
         return found
 
     def wait(self, timeout_s: float) -> list[Finished]:

@@ -72,9 +72,9 @@ def test_service_on_two_nodes_resumes_after_kill_9_and_writes_what_the_cli_write
         [dispatcher] = [worker["pid"] for worker in health["workers"]]
         with server.client() as client:
             jobs = {submit(client, scan): scan for scan in scans}
-            first = next(iter(jobs))
             seen: list[tuple[str, str]] = []
-            follow_events(server, first, seen)
+            for job_id in jobs:
+                follow_events(server, job_id, seen)
             deadline = time.monotonic() + 300
             while sum(j["pages_done"] for j in client.get("/v1/jobs").json()["jobs"]) \
                     < KILL_AFTER_PAGES:
