@@ -86,9 +86,12 @@ def test_the_script_set_keeps_its_faults(tmp_path, doubling, monkeypatch):
 
     monkeypatch.setattr(scripts, "tesseract_page", lambda path, language: ("", 0.0))
     results = scripts.measure([SAMPLES[0]], tmp_path, seed=1)
-    # one page per variant: born-digital, clean and degraded scans, two columns
-    assert _faults(results["pages"]) == [[DUPLICATE]] * len(scripts.VARIANTS)
-    assert results["math_faults"]["faults"] == len(scripts.VARIANTS)
+    # one row per variant: born-digital, clean and degraded scans, two columns; a degraded
+    # variant's row keeps the faults of each of its draws
+    draws = [scripts.DEGRADED_DRAWS if scripts.VARIANT_SPECS[v][2] else 1
+             for v in scripts.VARIANTS]
+    assert _faults(results["pages"]) == [[DUPLICATE] * n for n in draws]
+    assert results["math_faults"]["faults"] == sum(draws)
 
 
 def test_the_formula_image_set_keeps_its_faults(tmp_path):

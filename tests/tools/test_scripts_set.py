@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tools.scripts.__main__ import VARIANT_SPECS, VARIANTS, short_of_acceptance, variant_sample
+from tools.scripts.__main__ import (VARIANT_SPECS, VARIANTS, merge_draws, sample_seed,
+                                    short_of_acceptance, variant_sample)
 from tools.scripts.readme import bench_markdown, readme_markdown
 from tools.scripts.texts import SAMPLES
 
@@ -81,3 +82,28 @@ def test_the_bench_reads_the_steps_shares_from_the_engines_step_chains():
     assert shares == {"text_detector": 2.0, "layout_model": 0.5, "pp_ocr_recogniser": 1.0,
                       "tesseract_lines": 1.25, "tesseract_script_detection": 0.5}
     assert sum(shares.values()) + steps["script_reading"] == sum(steps.values())
+
+
+def draw(paperlens, tesseract, status="ok", scripts=("Hangul",)):
+    return {"paperlens": paperlens, "paperlens_s": 1.0, "tesseract": tesseract,
+            "tesseract_s": 0.2, "status": status, "scripts": list(scripts),
+            "text_source": "ocr", "errors": [], "math_faults": []}
+
+
+def test_a_degraded_variant_is_the_mean_of_its_draws_and_keeps_the_worst_status():
+    merged = merge_draws([draw(0.97, 0.98), draw(0.98, 0.97), draw(0.97, 0.98, "partial")])
+    assert merged["paperlens"] == 0.9733 and merged["tesseract"] == 0.9767
+    assert merged["status"] == "partial"
+    assert [d["paperlens"] for d in merged["draws"]] == [0.97, 0.98, 0.97]
+    # one draw: the row is the draw itself
+    assert merge_draws([draw(0.97, 0.98)]) == draw(0.97, 0.98)
+    rows = [dict(row("korean", "degraded-150", 0), **merged)]
+    assert short_of_acceptance(rows) == ["korean degraded-150: 0.973 < Tesseract 0.977"]
+    table = readme_markdown({"set": {"degraded_draws": 3}, "pages": rows,
+                             "summary": {"short_of_acceptance": []}})
+    assert "mean of 3 draws" in table
+
+
+def test_a_run_of_some_samples_draws_the_pages_of_the_full_run():
+    korean = sample("korean")
+    assert sample_seed(49, korean) == 49 + SAMPLES.index(korean)

@@ -36,7 +36,7 @@ def readme_markdown(results: Mapping) -> str:
     lines = [table, "", "Character similarity to the truth (1 - edit distance / length), "
              "Paperlens / Tesseract in each scan's cell"
              + (f"; a degraded cell is the mean of {draws} draws of the degradation. "
-                if (draws := results["set"].get("degraded_draws", 1)) > 1 else ". ") +
+                if (draws := results.get("set", {}).get("degraded_draws", 1)) > 1 else ". ") +
              "Paperlens with its default settings, no language named; Tesseract told each "
              "page's language (full-page segmentation, the same libtesseract 5.5, the language data of "
              "Debian's tesseract-ocr-<lang> packages). "
