@@ -63,6 +63,9 @@ if [ "$mode" = test ]; then
   # the tests draw their screenshots with PIL and never need it. Tesseract is measured beside
   # Paperlens on that set.
   optional_packages+=(chromium tesseract-ocr)
+  # Tesseract's vertical Chinese data, for its row beside Paperlens on tools/structure's
+  # vertical pages (the tests do not use it).
+  optional_packages+=(tesseract-ocr-chi-sim-vert)
   # Calc and Impress save the Office set's workbooks and presentations again and lay them out
   # as PDFs (tools/officeset); the tests write their Office files without LibreOffice.
   if [ -n "$(dpkg-query -W -f='${Status}' libreoffice-writer 2>/dev/null | grep 'ok installed')" ]; then

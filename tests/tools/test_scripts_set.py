@@ -104,6 +104,16 @@ def test_a_degraded_variant_is_the_mean_of_its_draws_and_keeps_the_worst_status(
     assert "mean of 3 draws" in table
 
 
+def test_a_draw_under_the_bar_is_counted_though_the_mean_is_over_it():
+    from tools.scripts.__main__ import summarise
+
+    merged = merge_draws([draw(0.99, 0.98), draw(0.99, 0.98), draw(0.93, 0.98)])
+    rows = [dict(row("persian", "degraded", 0), **merged)]
+    summary = summarise(rows)["degraded"]
+    assert summary["at_least_095"] == 1 and summary["pages"] == 1
+    assert summary["scans"] == 3 and summary["scans_at_least_095"] == 2
+
+
 def test_a_run_of_some_samples_draws_the_pages_of_the_full_run():
     korean = sample("korean")
     assert sample_seed(49, korean) == 49 + SAMPLES.index(korean)

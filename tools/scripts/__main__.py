@@ -179,7 +179,11 @@ def summarise(rows: list[dict]) -> dict:
             "paperlens_mean": round(statistics.fmean(r["paperlens"] for r in chosen), 4),
             "at_least_095": sum(r["paperlens"] >= 0.95 for r in chosen),
             "pages": len(chosen),
-            "ok_status": sum(r["status"] == "ok" for r in chosen)}
+            "ok_status": sum(r["status"] == "ok" for r in chosen),
+            # each draw of a degraded variant on its own: a mean over 0.95 can hide one under
+            "scans": sum(len(r.get("draws", [r])) for r in chosen),
+            "scans_at_least_095": sum(d["paperlens"] >= 0.95 for r in chosen
+                                      for d in r.get("draws", [r]))}
         if variant != "digital":
             summary[variant]["tesseract_mean"] = round(
                 statistics.fmean(r["tesseract"] for r in chosen), 4)

@@ -47,8 +47,17 @@ def readme_markdown(results: Mapping) -> str:
              + ("Short of the bar (0.95 clean at 200 dpi, 0.98 born-digital, Tesseract's figure "
                 "degraded): " + "; ".join(short) + "." if short else
                 "Every page meets the bar: 0.95 clean at 200 dpi, 0.98 born-digital, at least "
-                "Tesseract's figure degraded.")]
+                "Tesseract's figure degraded.")
+             + _draws_under(results["pages"])]
     return "\n".join(lines) + "\n"
+
+
+def _draws_under(rows: list[Mapping], bar: float = 0.95) -> str:
+    """The degraded draws under `bar` that a cell's mean hides."""
+    under = [f"{row['sample']} {row['variant']} {d['paperlens']:.3f}" for row in rows
+             for d in row.get("draws", []) if d["paperlens"] < bar]
+    return (f" Draws under {bar:.2f} (inside a mean over it): " + "; ".join(under) + "."
+            if under else "")
 
 
 def _pair(row: Mapping) -> str:
