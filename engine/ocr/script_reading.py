@@ -24,7 +24,7 @@ from engine.ocr.recognition import Recognized
 from engine.ocr.script_detection import Asked, ScriptDetection, Unreadable, install_hint
 from engine.ocr.scripts import (LATIN_LANGUAGES, PP_OCR_SCRIPTS, RULES, SCRIPT_MODELS,
                                 ScriptRules, accepted, doubted, doubted_short, hinted_script,
-                                normalised, without_stray_joiners)
+                                normalised, unsure, without_stray_joiners)
 from engine.ocr.tesseract import LineReading, TesseractLines
 from engine.runtime.steps import timed_step
 
@@ -250,6 +250,16 @@ class ScriptReader:
                                  if i not in taken and doubted_short(
                                      rec.text, rec.score, crop.shape[1], crop.shape[0],
                                      min_score, self.rules)]
+        unsure_lines: set[int] = set()
+        if page_script is not None:
+            # Lines PP-OCR read, not doubted but unsure, on a page found in a script: read in
+            # it too, and the reading taken only when Tesseract is surer (look-alike letters).
+            taken = {i for indices in groups.values() for i in indices} | set(tried)
+            unsure_lines = {i for i, (crop, rec) in enumerate(zip(crops, readings))
+                            if i not in taken and rec.text.strip()
+                            and unsure(rec.score, crop.shape[1], crop.shape[0], self.rules)}
+            if unsure_lines:
+                groups.setdefault(page_script, []).extend(sorted(unsure_lines))
         readings = list(readings)
         scripts = []
         for script, indices in sorted((s, i) for s, i in groups.items() if i):
@@ -266,6 +276,10 @@ class ScriptReader:
             for i, line in zip(indices, found):
                 text = normalised(line.text, model)
                 weak = script == page_script and unread(readings[i], min_score)
+                if i in unsure_lines and script == page_script and (
+                        line.confidence < max(self.rules.min_unsure_confidence,
+                                              readings[i].score)):
+                    continue
                 if accepted(text, line.confidence, model, self.rules, unread=weak):
                     readings[i] = Recognized(text=text, score=line.confidence)
                     if script not in scripts:

@@ -121,6 +121,16 @@ class ScriptRules:
     PageReadingRules.min_line_score): the short last line of a degraded Persian page,
     "سفر می کنند..", read at 0.50 (the page lost it and read 0.935); the script share below
     still counts."""
+    max_unsure_score: float = 0.9
+    """On a page found in a script beyond PP-OCR's, a line PP-OCR reads under this score
+    (and at least min_short_aspect heights long) is read in the page's script as well: a
+    Russian line read as the Latin look-alikes "oro ecaa." at 0.73, a last word "карт." as
+    "aT." at 0.67 or "κap." at 0.69. English lines on such pages read 0.97-1.0 (generated
+    Russian-and-English scans at 150-300 dpi, clean and degraded)."""
+    min_unsure_confidence: float = 0.85
+    """The Tesseract confidence from which such a reading replaces PP-OCR's (and it must be
+    above PP-OCR's score): the page's script data read those English lines as look-alikes
+    at 0.33-0.81 ("Һагроог ѕіпсе 1850." 0.81), the Russian line above at 0.95."""
     min_script_share: float = 0.6
     """Share of a reading's letters in the model's script for it to count."""
     max_osd_lines: int = 6
@@ -249,6 +259,13 @@ def doubted_short(text: str, score: float, width: float, height: float, min_scor
     if height <= 0 or not rules.min_short_aspect <= width / height < rules.min_aspect:
         return False
     return _misread(text, score, width, height, min_score, rules)
+
+
+def unsure(score: float, width: float, height: float, rules: ScriptRules = RULES) -> bool:
+    """Whether a PP-OCR reading that is not doubted is still unsure enough to be read in the
+    page's script when the page has one (ScriptRules.max_unsure_score)."""
+    return (height > 0 and width / height >= rules.min_short_aspect
+            and score < rules.max_unsure_score)
 
 
 def _misread(text: str, score: float, width: float, height: float, min_score: float,
