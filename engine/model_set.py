@@ -87,7 +87,8 @@ class ModelSet:
                     self._orientation_classifier(),
                     ScriptReader(TesseractLines(self.store.ensure,
                                                 (self.store.model_dir, *self._language_dirs),
-                                                steps=self.steps)),
+                                                steps=self.steps,
+                                                workers=self.sessions.options.threads)),
                 )
             reader = self._reader
         if read_scripts:

@@ -114,14 +114,16 @@ class ScriptDetection:
         first; the first reading trusted names the script."""
         order = [first] if first in SCRIPT_MODELS else []
         order += [s for s, m in SCRIPT_MODELS.items() if s not in order and not m.own_letters]
-        for script in order:
-            model = SCRIPT_MODELS[script]
-            try:
-                [line] = self.tesseract.read([crop], model.model_id)
-            except ModelUnavailable:
-                continue
-            if accepted(normalised(line.text, model), line.confidence, model, self.rules):
-                return script
+        step = self.tesseract.workers  # as many scripts read at once as Tesseract has workers
+        for start in range(0, len(order), step):
+            batch = order[start:start + step]
+            found = self.tesseract.read_with_each(
+                crop, [SCRIPT_MODELS[script].model_id for script in batch])
+            for script, line in zip(batch, found):
+                model = SCRIPT_MODELS[script]
+                if line is not None and accepted(normalised(line.text, model), line.confidence,
+                                                 model, self.rules):
+                    return script
         return None
 
     def turned_over(self, crops: list[np.ndarray]) -> bool | None:

@@ -280,6 +280,35 @@ RUSSIAN = ("Москва является столицей России и кр�
 
 
 @pytest.mark.model
+def test_lines_read_by_two_tesseract_workers_read_as_one_reads_them(reader):
+    """Two workers, each with its own instance of the model, share a page's lines (the widest
+    first to the one with less width so far): the readings are one worker's, in order; one
+    crop read with several models gives each model's own reading, None for one missing."""
+    from engine.errors import ModelUnavailable
+    from engine.imaging import crop_quad
+    from engine.ocr.tesseract import TesseractLines
+
+    image = page_image("russian", RUSSIAN + ("Ёжик.",))
+    crops = [crop_quad(image, r.quad) for r in reader.detector.detect(image)]
+    assert len(crops) >= 3
+    locate = reader.scripts.tesseract._locate
+
+    def missing_or(model_id: str):
+        if model_id == "tesseract-missing":
+            raise ModelUnavailable("not installed")
+        return locate(model_id)
+
+    one = TesseractLines(locate, workers=1)
+    two = TesseractLines(missing_or, workers=2)
+    assert two.read(crops, "tesseract-cyrillic") == one.read(crops, "tesseract-cyrillic")
+    ids = ["tesseract-cyrillic", "tesseract-missing", "tesseract-greek"]
+    each = two.read_with_each(crops[0], ids)
+    assert each == [one.read([crops[0]], "tesseract-cyrillic")[0], None,
+                    one.read([crops[0]], "tesseract-greek")[0]]
+    assert {worker for _, worker in two._apis} == {0, 1}
+
+
+@pytest.mark.model
 def test_a_russian_page_is_read_in_cyrillic_and_not_turned(engine, reader):
     from engine.runtime.steps import advance
 
@@ -397,15 +426,21 @@ def test_lines_read_while_checking_the_orientation_are_not_read_again(reader, ke
     image = page_image(key)
     lines = [crop_quad(image, r.quad).tobytes() for r in reader.detector.detect(image)]
     tesseract = reader.scripts.tesseract
-    read, reads = tesseract.read, Counter()
+    read, read_with_each, reads = tesseract.read, tesseract.read_with_each, Counter()
 
     def counted(crops, model):
         if model == model_id:
             reads.update(crop.tobytes() for crop in crops)
         return read(crops, model)
 
+    def counted_each(crop, models):
+        if model_id in models:
+            reads.update([crop.tobytes()])
+        return read_with_each(crop, models)
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tesseract, "read", counted)
+        patch.setattr(tesseract, "read_with_each", counted_each)
         outcome = reader.read(image)
     assert outcome.rotation == 0 and outcome.scripts
     # Hindi's script is found by the trial of each script's data on its widest line: that
