@@ -114,6 +114,8 @@ class ScriptDetection:
         first; the first reading trusted names the script."""
         order = [first] if first in SCRIPT_MODELS else []
         order += [s for s, m in SCRIPT_MODELS.items() if s not in order and not m.own_letters]
+        crop = np.ascontiguousarray(crop[:, :max(1, round(self.rules.trial_heights
+                                                          * crop.shape[0]))])
         step = self.tesseract.workers  # as many scripts read at once as Tesseract has workers
         for start in range(0, len(order), step):
             batch = order[start:start + step]

@@ -154,6 +154,10 @@ class ScriptRules:
     line image of the dev set 23): it is one more run of the recogniser, which a busy
     machine makes costly (that line image read 16% slower with it, a page of three lines
     3%), while a page of a few short lines read twice costs little."""
+    trial_heights: float = 13.0
+    """The trial of each script's data (ScriptDetection.trial) reads the first this many line
+    heights of the widest doubted line, not all of it: a line is read once per script tried
+    (five on a Hindi page), and Tesseract's time grows with the line's length."""
     probe_heights: float = 6.5
     """How long the first part of a line is, in line heights: 6.5 fill the recogniser's
     narrowest input (320 x 48 px), about 12 Russian letters or 6 Chinese characters, enough to
