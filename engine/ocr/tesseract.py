@@ -5,6 +5,7 @@ reading a line 0.04-0.1 s); the lines of one call are shared out over the worker
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -123,6 +124,7 @@ class TesseractLines:
         engine's CPU threads are free (a Hindi page's lines 0.14 s on one, 0.09 s on two)."""
         self._apis: dict[tuple[str, int], object] = {}
         self._pool: ThreadPoolExecutor | None = None
+        self._pool_pid = 0
         self._lock = threading.Lock()
 
     def _workers(self, count: int) -> int:
@@ -141,8 +143,10 @@ class TesseractLines:
             least = widths.index(min(widths))
             shares[least].append(index)
             widths[least] += _width(jobs[index])
-        if self._pool is None:
+        if self._pool is None or self._pool_pid != os.getpid():
+            # A process forked from this one has none of its threads: it starts its own pool.
             self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="tesseract")
+            self._pool_pid = os.getpid()
         futures = [self._pool.submit(read, w, [jobs[i] for i in share])
                    for w, share in enumerate(shares)]
         out: list = [None] * len(jobs)

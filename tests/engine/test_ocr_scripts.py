@@ -306,6 +306,35 @@ def test_lines_read_by_two_tesseract_workers_read_as_one_reads_them(reader):
     assert each == [one.read([crops[0]], "tesseract-cyrillic")[0], None,
                     one.read([crops[0]], "tesseract-greek")[0]]
     assert {worker for _, worker in two._apis} == {0, 1}
+    assert _read_in_a_forked_child(two, crops) == [line.text for line in
+                                                   one.read(crops, "tesseract-cyrillic")]
+
+
+def _read_in_a_forked_child(lines, crops) -> list[str]:
+    """The crops read by `lines` in a child forked after its workers started (it has none of
+    their threads: without a pool of its own it would wait for ever); killed after 60 s."""
+    import os
+    import signal
+    import time
+
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        try:
+            found = lines.read(crops, "tesseract-cyrillic")
+            os.write(writing, json.dumps([line.text for line in found]).encode())
+        finally:
+            os._exit(0)
+    os.close(writing)
+    deadline = time.monotonic() + 60
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child never finished reading")
+        time.sleep(0.1)
+    with os.fdopen(reading, "rb") as answer:
+        return json.loads(answer.read().decode())
 
 
 @pytest.mark.model
