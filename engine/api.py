@@ -60,6 +60,7 @@ _ROOMS: dict[str, tuple[str, ...]] = {
     "engine.names": ("CONTROL_CHARACTERS",),
     # Pages for a front end with its own queue (the service), and a Ray cluster's pages
     "engine.recipe": ("select_pages", "read_pages", "assemble_document"),
+    "engine.structure.hyphens": ("word_lists_loader",),
     "engine.page": ("PageOutcome",),
     "engine.cluster.pages": ("ClusterPages",),
     "engine.cluster.converter": ("ClusterConverter",),
@@ -157,6 +158,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.output.writer import name_taken
     from engine.page import PageOutcome
     from engine.recipe import assemble_document, read_pages, select_pages
+    from engine.structure.hyphens import word_lists_loader
     from settings import Settings, load_settings
     from engine.types import (Block, BlockKind, Box, DocumentResult, Line, PageError,
                               PageResult, Region, Span, Status, TextSource, Word)

@@ -37,6 +37,7 @@ from engine.page import PageOutcome, PageState, Stage
 from engine.runtime.steps import ONNX_PREFIX, STEP_PREFIX, advance
 from engine.structure.furniture import mark_furniture
 from engine.structure.headings import document_headings
+from engine.structure.hyphens import WordLists, mend_hyphens
 from engine.structure.stage import (assemble_blocks, crop_figures, drop_line_number_gutter,
                                     read_code_cells)
 from engine.tables.across_pages import join_tables_across_pages
@@ -61,6 +62,7 @@ PAGE_STAGES: tuple[tuple[str, Stage], ...] = (
     ("formula", recognize_formulas),               # engine/formulas: LaTeX per formula region
     ("figures", crop_figures),                     # engine/structure
     ("blocks", assemble_blocks),                   # engine/structure: blocks in reading order
+    ("hyphens", mend_hyphens),                     # engine/structure: "well-known" kept whole
     ("code_cells", read_code_cells),               # engine/structure: code laid on its cells
     ("display_math", tidy_display_math),           # engine/formulas: once, numbered, no item no.
     ("inline_math", find_inline_math),             # engine/formulas: $x^2$ inside the text
@@ -81,7 +83,8 @@ def convert_document(source: Path, options: ConvertOptions, models: ModelSet,
 
         return read_pages(document, numbers, options, stem, models, check_cancel, progress)
 
-    return assemble_document(source, options, read_here, on_event, check_cancel)
+    return assemble_document(source, options, read_here, on_event, check_cancel,
+                             models.word_lists)
 
 
 PageSource = Callable[["Document", list[int], str], Iterable[PageOutcome]]
@@ -123,10 +126,13 @@ def read_pages(document: Document, numbers: list[int], options: ConvertOptions, 
 
 
 def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
-                      on_event: events.EventCallback, check_cancel: Callable[[], None]
-                      ) -> DocumentResult:
+                      on_event: events.EventCallback, check_cancel: Callable[[], None],
+                      word_lists: Callable[[], WordLists] | None = None) -> DocumentResult:
     """Open the document, choose its pages, take their outcomes from `read` in order (images
-    staged as each arrives), then what needs every page: furniture, Markdown, the commit."""
+    staged as each arrives), then what needs every page: furniture, Markdown, the commit.
+    `word_lists`: what tells a compound's hyphen from a word broken in two where a paragraph
+    goes on past a column or page (engine/structure/hyphens.py); without them every such
+    hyphen is a broken word's."""
     started = time.perf_counter()
     stem = options.output_name or source.stem
     if options.output_dir is not None:
@@ -160,7 +166,8 @@ def assemble_document(source: Path, options: ConvertOptions, read: PageSource,
                     pages = join_tables_across_pages(pages)   # a table going on: one table
                 pages = document_headings(pages)              # heading levels, whole document
             export_start = time.perf_counter()
-            markdown = render_markdown(pages, options.table_format, options.keep_furniture)
+            markdown = render_markdown(pages, options.table_format, options.keep_furniture,
+                                       word_lists)
             result = DocumentResult(path=str(source), kind=document.kind.value,
                                     page_count=document.page_count, pages=tuple(pages),
                                     markdown=markdown, status=document_status(pages),

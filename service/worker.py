@@ -22,11 +22,11 @@ import traceback
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
-from engine.api import (Cancelled, Converter, CorruptDocument, DocumentFailed, PageResult,
-                        PaperlensError, PasswordRequired, UnsupportedInput, assemble_document,
-                        ignore_event)
+from engine.api import (Cancelled, Converter, CorruptDocument, DocumentFailed, ModelStore,
+                        PageResult, PaperlensError, PasswordRequired, UnsupportedInput,
+                        assemble_document, ignore_event, word_lists_loader)
 from service.checkpoint import CheckpointError, encode_result, save_crops, stored_outcomes
 from service.converter import open_converter
 from service.database import Database
@@ -49,6 +49,9 @@ class Worker:
         self.queue = queue
         self.converter = converter
         self.slot = slot
+        self.word_lists = word_lists_loader(ModelStore(Path(settings.model.base_dir),
+                                                       settings.model.index_url))
+        """The store's word lists, loaded the first time a document needs them."""
 
     def run_once(self) -> bool:
         """Claim and do one piece of work; False when there was none."""
@@ -88,7 +91,7 @@ class Worker:
         record_page(self.queue, self.slot, work, outcome.result, names, written, seconds)
 
     def assemble(self, work: AssemblyWork) -> None:
-        assemble(self.folder, self.queue, self.settings, work)
+        assemble(self.folder, self.queue, self.settings, work, self.word_lists)
 
     def _watch_cancel(self, job_id: str, cancel: threading.Event) -> None:
         """Cancelling a job (or its removal) stops its page at the next stage."""
@@ -126,9 +129,11 @@ def internal_failure(queue: WorkQueue, work: PageWork, exc: Exception) -> None:
                    f"({type(exc).__name__}: {str(exc)[:200]}); please report it.")
 
 
-def assemble(folder: DataFolder, queue: WorkQueue, settings, work: AssemblyWork) -> None:
+def assemble(folder: DataFolder, queue: WorkQueue, settings, work: AssemblyWork,
+             word_lists: Callable[[], object] | None = None) -> None:
     """A document whose pages are all read: recipe.assemble_document over its checkpoints,
-    written to the job's output folder as the CLI writes it."""
+    written to the job's output folder as the CLI writes it (`word_lists`: as for
+    assemble_document)."""
     options = JobOptions.from_json(work.options)
     output = folder.output_dir(work.job_id)
     pages_dir = folder.pages_dir(work.job_id, work.doc)
@@ -147,7 +152,8 @@ def assemble(folder: DataFolder, queue: WorkQueue, settings, work: AssemblyWork)
             result = assemble_document(Path(work.name),
                                        convert_options(options, settings, work.stem,
                                                        str(output)),
-                                       from_checkpoints, ignore_event, lambda: None)
+                                       from_checkpoints, ignore_event, lambda: None,
+                                       word_lists)
     except DocumentFailed as exc:
         queue.finish_document(work.job_id, work.doc, "failed", "failed", exc.message, [], 0)
         return

@@ -19,7 +19,7 @@ import itertools
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from engine import events
 from engine.cluster.ledger import PageLedger
@@ -28,9 +28,11 @@ from engine.cluster.worker import DocumentBytes, WorkerInfo
 from engine.errors import Cancelled, CorruptDocument, PaperlensError
 from engine.hosting import RemoteError, cancel_check, decode_error
 from engine.input.document import Document, open_document
+from engine.models.store import ModelStore
 from engine.options import ConvertOptions, options_from_settings
 from engine.page import PageOutcome
 from engine.recipe import assemble_document, select_pages
+from engine.structure.hyphens import WordLists, word_lists_loader
 from engine.types import DocumentResult
 
 WAIT_STEP_S = 0.25
@@ -68,6 +70,10 @@ class Cluster:
             pool = WorkerPool(address, settings, layout, cpus_per_worker, workers)
         self.pool = pool
         self.pages_per_task = pages_per_task
+        self.word_lists = word_lists_loader(ModelStore(Path(settings.model.base_dir),
+                                                       settings.model.index_url))
+        """The store's word lists, loaded the first time a document needs them (its Markdown
+        is assembled here, engine/structure/hyphens.py)."""
         self._keys = itertools.count()
         self._busy = threading.Lock()
 
@@ -94,7 +100,7 @@ class Cluster:
             raise RuntimeError("this Cluster is already converting; use one conversion at a time")
         try:
             run = _Run(self.pool, list(jobs), self._keys, self.pages_per_task, on_event,
-                       cancel or threading.Event())
+                       cancel or threading.Event(), self.word_lists)
             yield from run.documents()
         finally:
             self._busy.release()
@@ -114,8 +120,10 @@ class _Run:
 
     def __init__(self, pool: WorkerPool, jobs: list[Job], keys: Iterator[int],
                  pages_per_task: int, on_event: events.EventCallback,
-                 cancel: threading.Event) -> None:
+                 cancel: threading.Event, word_lists: Callable[[], WordLists] | None = None
+                 ) -> None:
         self.pool = pool
+        self.word_lists = word_lists
         self.plans = [_Plan(path, options, next(keys)) for path, options in jobs]
         self.ledger = PageLedger(pages_per_task)
         self.on_event = on_event
@@ -131,7 +139,7 @@ class _Run:
             try:
                 outcome: DocumentResult | PaperlensError = assemble_document(
                     plan.path, plan.options, self._reader(plan), self.on_event,
-                    self.check_cancel)
+                    self.check_cancel, self.word_lists)
             except Cancelled as exc:
                 self.pool.cancel_running()
                 for later in self.plans[index:]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from engine.output.escaping import escape_inline
 from engine.content.table_html import table_html
 from engine.output.tables import table_markdown
+from engine.structure.hyphens import WordLists, paragraph_judge
 from engine.structure.paragraphs import BULLET_RE, join_lines
 from engine.types import Block, BlockKind, PageResult, Span
 
@@ -132,7 +134,11 @@ def _continues(previous: Block, block: Block) -> bool:
 
 
 def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_format: str = "html",
-                    keep_furniture: bool = False) -> str:
+                    keep_furniture: bool = False,
+                    word_lists: Callable[[], WordLists] | None = None) -> str:
+    """The document's Markdown. A paragraph a column or page break cut in two is one again;
+    where the first part ends in a hyphen, `word_lists` (loaded only then) tell a compound's
+    hyphen from a word broken in two (engine/structure/hyphens.py)."""
     blocks: list[Block] = []
     for page in pages:
         for block in page.blocks:
@@ -141,7 +147,10 @@ def render_markdown(pages: list[PageResult] | tuple[PageResult, ...], table_form
             if block.is_continuation:  # its rows are in the table on an earlier page
                 continue
             if blocks and _continues(blocks[-1], block):
-                merged = join_lines([blocks[-1].text, block.text])
+                parts = [blocks[-1].text, block.text]
+                judge = (paragraph_judge(join_lines(parts), word_lists())
+                         if word_lists is not None and parts[0].rstrip().endswith("-") else None)
+                merged = join_lines(parts, judge)
                 spans = ((blocks[-1].spans or (Span(blocks[-1].text),)) + (Span(" "),)
                          + (block.spans or (Span(block.text),))
                          if blocks[-1].spans or block.spans else ())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import statistics
 from dataclasses import replace
+from typing import Callable
 
 from engine.structure.paragraph_rules import PARAGRAPHS, ParagraphRules
 from engine.structure.row_rules import ROWS, RowRules
@@ -200,9 +201,15 @@ def _classify(lines: list[Line], body: float, rules: ParagraphRules) -> Block:
 _SUSPENDED_HYPHEN = re.compile(r"(and|or|to)\s+\w+-\w")
 
 
-def join_lines(texts: list[str]) -> str:
+_HEAD = re.compile(r"[^\W\d_]+$")
+_TAIL = re.compile(r"[^\W\d_]+")
+
+
+def join_lines(texts: list[str], keeps_hyphen: Callable[[str, str], bool] | None = None) -> str:
     """Join the lines of a paragraph: hyphenated word breaks mended, Chinese and Japanese joined
-    without spaces (engine.text.joins_unspaced)."""
+    without spaces (engine.text.joins_unspaced). `keeps_hyphen(head, tail)`: whether a line's
+    "head-" before the next line's "tail" is a compound's own hyphen, kept then
+    (engine/structure/hyphens.py); without it every such hyphen is a word broken in two."""
     out = ""
     for raw in texts:
         text = raw.strip()
@@ -212,7 +219,10 @@ def join_lines(texts: list[str]) -> str:
             out = text
         elif (out.endswith("-") and len(out) >= 2 and out[-2].isalpha() and text[0].islower()
                 and not _SUSPENDED_HYPHEN.match(text)):
-            out = out[:-1] + text
+            head, tail = _HEAD.search(out[:-1]), _TAIL.match(text)
+            kept = (keeps_hyphen is not None and head is not None and tail is not None
+                    and keeps_hyphen(head.group(), tail.group()))
+            out = (out if kept else out[:-1]) + text
         elif joins_unspaced(out[-1]) and joins_unspaced(text[0]):
             out += text
         else:

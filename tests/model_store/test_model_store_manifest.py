@@ -13,7 +13,7 @@ from engine.models.manifest import ManifestError, parse_manifest
 from engine.models.store import ModelStore, load_manifest
 from model_store_fakes import REPO_ROOT
 
-DEFAULT_ROLES = {"det", "rec", "cls", "layout", "table", "orientation", "formula"}
+DEFAULT_ROLES = {"det", "rec", "cls", "layout", "table", "orientation", "formula", "words"}
 
 
 def test_shipped_manifest_pins_every_default_model():
