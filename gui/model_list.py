@@ -35,6 +35,7 @@ def role_name(role: str) -> str:
         "orientation": QCoreApplication.translate("ModelTable", "Page orientation"),
         "script-text": QCoreApplication.translate("ModelTable", "Text in other scripts"),
         "script-id": QCoreApplication.translate("ModelTable", "Script detection"),
+        "words": QCoreApplication.translate("ModelTable", "Word list"),
     }
     return names.get(role, role)
 

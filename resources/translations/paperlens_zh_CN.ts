@@ -620,6 +620,11 @@ or click to choose files</source>
         <translation>文字种类识别</translation>
     </message>
     <message>
+        <location filename="../../gui/model_list.py" line="38"/>
+        <source>Word list</source>
+        <translation>词表</translation>
+    </message>
+    <message>
         <location filename="../../gui/model_list.py" line="57"/>
         <source>Model</source>
         <translation>模型</translation>
