@@ -20,6 +20,14 @@ def _char(line: Line) -> float:
     return line.box.width / max(len(line.text), 1)
 
 
+def _column_line(value: Line, flush: list[Line], lines: list[Line], rules: FormRules) -> bool:
+    """Whether `value` is a line of a column of text rather than a form's value: the page's
+    single lines that start where it starts are at least `rules.justified_lines` and at least
+    `rules.justified_share` of those that end where it ends (FormRules.justified_share)."""
+    starts = sum(abs(ln.box.x0 - value.box.x0) <= rules.flush_chars * _char(value) for ln in lines)
+    return starts >= rules.justified_lines and starts >= rules.justified_share * len(flush)
+
+
 def read_rows_across(blocks: list[Block], rules: FormRules = FORMS) -> list[Block]:
     """`blocks` in reading order, each value right after its label where at least
     `rules.min_form_rows` rows pair a short label with a short value flush right with the
@@ -29,7 +37,8 @@ def read_rows_across(blocks: list[Block], rules: FormRules = FORMS) -> list[Bloc
     for v, value in single.items():
         flush = [ln for ln in single.values()
                  if abs(ln.box.x1 - value.box.x1) <= rules.flush_chars * _char(value)]
-        if len(flush) < rules.min_form_rows:
+        if len(flush) < rules.min_form_rows or _column_line(value, flush, list(single.values()),
+                                                            rules):
             continue
         labels = [i for i, ln in single.items() if i != v and level_with(ln, value)
                   and value.box.x0 - ln.box.x1 >= rules.form_gap_chars * _char(value)]

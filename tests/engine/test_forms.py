@@ -50,3 +50,22 @@ def test_two_columns_of_prose_are_no_form():
     right = [_block(_line(t, n, x0=220)) for n, t in enumerate(
         ["Nobody could remember", "a flood so late", "in the spring"])]
     assert read_rows_across(left + right) == left + right
+
+
+def test_a_justified_column_cut_into_single_lines_is_no_column_of_values():
+    """A scanned broadsheet's narrow justified columns came out a block per line; the short
+    last lines of the left column's paragraphs, level with full lines of the right one, were
+    read as labels with their values, across the columns."""
+    left = ["The river rose slowly", "through the night and", "by morning", "the fields",
+            "were under water", "again."]
+    right = ["Nobody could remember", "a flood so late in the", "spring, and the mayor",
+             "asked the army for help", "before the bridge went", "down at noon."]
+    width = CHAR * max(len(t) for t in right)
+    # The right column justified: every full line from x 220 to the same right edge.
+    right_lines = [_line(t, n, x0=220) for n, t in enumerate(right)]
+    right_lines = [ln if n == len(right) - 1 else
+                   Line(ln.text, Box(220, ln.box.y0, 220 + width, ln.box.y1), words=ln.words)
+                   for n, ln in enumerate(right_lines)]
+    blocks = ([_block(_line(t, n, x0=20)) for n, t in enumerate(left)]
+              + [_block(ln) for ln in right_lines])
+    assert read_rows_across(blocks) == blocks
