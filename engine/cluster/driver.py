@@ -70,10 +70,13 @@ class Cluster:
             pool = WorkerPool(address, settings, layout, cpus_per_worker, workers)
         self.pool = pool
         self.pages_per_task = pages_per_task
-        self.word_lists = word_lists_loader(ModelStore(Path(settings.model.base_dir),
-                                                       settings.model.index_url))
+        self.word_lists = (word_lists_loader(ModelStore(Path(settings.model.base_dir),
+                                                        settings.model.index_url))
+                           if settings is not None else None)
         """The store's word lists, loaded the first time a document needs them (its Markdown
-        is assembled here, engine/structure/hyphens.py)."""
+        is assembled here, engine/structure/hyphens.py); none without settings (a pool
+        started elsewhere and no store named: hyphens at a paragraph's breaks are then read as
+        words broken in two)."""
         self._keys = itertools.count()
         self._busy = threading.Lock()
 
