@@ -30,7 +30,7 @@ def _latex_missing() -> str | None:
     """Why the compile check cannot run on this machine (no LaTeX, or a LaTeX without the
     preamble's packages, such as a TeX Live without texlive-latex-extra), or None."""
     if shutil.which("latex") is None:
-        return "no latex binary"
+        return "no latex binary: TeX Live comes with make formula-sysdeps"
     try:
         check_formulas(["x"])
     except CompileCheckUnavailable as exc:
