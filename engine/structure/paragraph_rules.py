@@ -26,5 +26,17 @@ class ParagraphRules:
     """The room left on a line runs to the nearest text to its right, less this gap (the same
     screenshots; not swept)."""
 
+    justified_gap_chars: float = 4.0
+    """A block of OCR lines that start and end together (but its first, which may be indented
+    by up to this many characters, and its last), with no gap between words wider than this,
+    is a justified column: its breaks wrap at the measure and are never deliberate, whatever
+    room lies beside it. A scanned broadsheet's columns beside a picture, or a gutter wider
+    than a word, came out a block per line (broadsheet_full-003: 115 paragraphs for 63); a
+    settings page's rows, label and value on one line, are apart by more (set by hand on
+    those pages, then checked on the structure set's scans and the screenshots; not swept)."""
+    justified_lines: int = 4
+    """...and holds at least this many lines: three short lines of a settings page's side bar
+    ("Settings", "Privacy", then a longer one) end together by chance."""
+
 
 PARAGRAPHS = ParagraphRules()

@@ -110,7 +110,7 @@ def split_short_lines(lines: list[Line], page_lines: list[Line],
     `rules.hard_break_share` of whose breaks are deliberate keeps every line apart (a paragraph
     of prose has one at most, before its last line, where it runs into the next); text-layer
     lines keep the PDF's own paragraphs."""
-    if len(lines) < 2 or not all(ln.words for ln in lines):
+    if len(lines) < 2 or not all(ln.words for ln in lines) or _justified(lines, rules):
         return [lines]
     page_left = min(ln.box.x0 for ln in page_lines)
     page_right = max(ln.box.x1 for ln in page_lines)
@@ -127,6 +127,27 @@ def split_short_lines(lines: list[Line], page_lines: list[Line],
     if hard <= rules.hard_break_share * (len(lines) - 1):
         return [lines]
     return [[line] for line in lines]
+
+
+def _justified(lines: list[Line], rules: ParagraphRules) -> bool:
+    """Whether the lines are a justified column's, which wraps at its measure whatever room
+    the page leaves beside it (a column beside a picture, or a gutter wider than a word): at
+    least `rules.justified_lines` lines, all but the last ending together and all but the
+    first and the last starting together (within a character), the first there too or
+    indented by at most `rules.justified_gap_chars` characters, and no gap between two words
+    wider than that (a settings page's rows, label and value on one line, start and end
+    together too, far apart inside)."""
+    body = lines[:-1]
+    if len(lines) < rules.justified_lines:
+        return False
+    char = min(_char_width(ln) for ln in body)
+    starts = [ln.box.x0 for ln in body[1:]]
+    ends = [ln.box.x1 for ln in body]
+    indent = body[0].box.x0 - min(starts)
+    gaps = [b.box.x0 - a.box.x1 for ln in lines for a, b in zip(ln.words, ln.words[1:])]
+    return (max(ends) - min(ends) <= char and max(starts) - min(starts) <= char
+            and -char <= indent <= rules.justified_gap_chars * char
+            and max(gaps, default=0.0) <= rules.justified_gap_chars * char)
 
 
 def _char_width(line: Line) -> float:

@@ -69,3 +69,30 @@ def test_a_justified_column_cut_into_single_lines_is_no_column_of_values():
     blocks = ([_block(_line(t, n, x0=20)) for n, t in enumerate(left)]
               + [_block(ln) for ln in right_lines])
     assert read_rows_across(blocks) == blocks
+
+
+def test_a_justified_column_beside_blank_paper_is_one_paragraph():
+    """A scanned broadsheet's column beside a picture: nothing to its right for a long way, so
+    each next line's first word would have fitted on the line before, and every line was kept
+    apart as a deliberate break. Its lines start and end together: it wraps at its measure."""
+    texts = ["The river rose slowly", "through the night and", "by morning the fields",
+             "were under the water", "again."]
+    width = CHAR * max(len(t) for t in texts)
+    lines = [_line(t, n, x0=20) for n, t in enumerate(texts)]
+    lines = [ln if n == len(lines) - 1 else
+             Line(ln.text, Box(20, ln.box.y0, 20 + width, ln.box.y1), words=ln.words)
+             for n, ln in enumerate(lines)]
+    far = _line("Picture caption", 2, x0=900)
+    blocks = build_blocks(lines, lines + [far])
+    assert [b.text for b in blocks] == [" ".join(texts)]
+
+
+def test_three_short_lines_that_end_together_by_chance_stay_apart():
+    """A settings page's side bar: "Settings" and "Privacy" end within a letter of each other."""
+    lines = [_line("Settings", 0, x0=20), _line("Privacy", 1, x0=20),
+             _line("Share usage data", 2, x0=20)]
+    lines[1] = Line(lines[1].text, Box(20, lines[1].box.y0, lines[0].box.x1 - 3, lines[1].box.y1),
+                    words=lines[1].words)
+    value = _line("On", 0, x1=900)  # the page's values run far to the right
+    blocks = build_blocks(lines, lines + [value])
+    assert [b.text for b in blocks] == ["Settings", "Privacy", "Share usage data"]
