@@ -4,8 +4,9 @@ join_lines (engine/structure/paragraphs.py) mends "inter- / national" into "inte
 Read alone that also makes "well- / known" into "wellknown" and the Bulgarian "най- /
 големи" into "найголеми". The page stage `mend_hyphens` joins each paragraph's lines again
 with word lists (wordfreq's small lists, fetched by the model store) to tell the two apart:
-in the paragraph's language (the list that holds most of its words), a hyphen is kept when
-the word joined without it is not in the list and both halves are. Rules:
+in the paragraph's language (the list that knows its words best), a hyphen is kept when both
+halves are common words and the word joined without it is not in the list, or far rarer
+than they are. Rules:
 engine/structure/hyphen_rules.py; why: docs/adr/0033-hyphens-at-line-ends.md."""
 
 from __future__ import annotations
@@ -83,8 +84,8 @@ class WordLists:
 def compound_judge(known: Mapping[str, int], rules: HyphenRules = HYPHENS
                    ) -> Callable[[str, str], bool]:
     """Whether "head-" at a line's end before "tail" is a compound's hyphen, by one list: both
-    halves are common words, and the two written as one word are not, or are far rarer than either
-    half ("изза" for "из-за")."""
+    halves are common words, and the two written as one word are not a word, or one far
+    rarer than either half ("изза" for "из-за")."""
 
     def keeps(head: str, tail: str) -> bool:
         head, tail = head.lower(), tail.lower()
