@@ -25,7 +25,7 @@ from engine.ocr.orientation import PageOrientationClassifier
 from engine.ocr.recognition import TextRecognizer
 from engine.ocr.script_reading import ScriptReader
 from engine.ocr.tesseract import SYSTEM_LANGUAGE_DIRS, TesseractLines
-from engine.structure.hyphens import WordLists, load_word_lists
+from engine.structure.hyphens import WordLists, word_lists_loader
 
 ProgressSink = Callable[[ModelDownloadProgress], None]
 
@@ -52,7 +52,8 @@ class ModelSet:
         self._table: TableRecognizer | None = None
         self._formula: FormulaRecognizerModel | None = None
         self._layout: dict[str, LayoutDetector] = {}
-        self._words: WordLists | None = None
+        self.word_lists: Callable[[], WordLists] = word_lists_loader(self.store)
+        """The manifest's word lists (engine/structure/hyphens.py), loaded on the first call."""
         self._lock = threading.Lock()
 
     def set_progress_sink(self, sink: ProgressSink | None) -> None:
@@ -130,14 +131,6 @@ class ModelSet:
                                           threads=DECODER_THREADS),
                     load_vocabulary(files["vocabulary"]))
             return self._formula
-
-    def word_lists(self) -> WordLists:
-        """The manifest's word lists (engine/structure/hyphens.py `load_word_lists`), loaded
-        once."""
-        with self._lock:
-            if self._words is None:
-                self._words = load_word_lists(self.store)
-            return self._words
 
     def layout_detector(self, model_id: str) -> LayoutDetector:
         """The layout detector for a layout model id of the manifest (e.g. "cdla-picodet")."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
+from engine.errors import ModelIntegrityError
 from engine.structure.hyphen_rules import HYPHENS, HyphenRules
 from engine.structure.paragraphs import join_lines
 from engine.types import Block
@@ -25,8 +26,10 @@ from engine.types import Block
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
-class WordListError(ValueError):
-    """A word list file that is not a wordfreq frequency list."""
+class WordListError(ModelIntegrityError):
+    """A word list file that is not a wordfreq frequency list (the store checks each file's
+    SHA-256 first, so this is a manifest naming the wrong file): a model error a person can
+    act on, by `paperlens-cli models verify` and a reinstall."""
 
 
 def read_word_list(path: Path) -> dict[str, int]:
