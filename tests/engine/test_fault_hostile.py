@@ -16,7 +16,7 @@ import pytest
 
 from engine.errors import Cancelled, UnsupportedInput
 from engine.input.document import open_document
-from engine.input.probe import ProbeLimits, probe_document
+from engine.input.probe import CHILD_MODULE, ProbeLimits, probe_document
 
 from engine_samples import encoded_image, folder_files
 from fault_samples import (REPO_ROOT, chapter_showing, cli_environ, entity_bomb, run_cli_child,
@@ -75,10 +75,10 @@ def test_hostile_input_is_refused_in_words_by_its_type(tmp_path, case):
     assert run.peak_mib < PEAK_MIB, f"peak {run.peak_mib:.0f} MiB"
 
 
-def slow_epub(folder: Path) -> Path:
+def slow_epub(folder: Path, rows: int = 3000) -> Path:
     """One table of 3,000 rows: nothing hostile in its markup, but MuPDF lays it out for
     seconds only to count its pages."""
-    return write_epub(folder / "ledger.epub", table_chapter(3000))
+    return write_epub(folder / "ledger.epub", table_chapter(rows))
 
 
 def test_identification_ends_at_once_when_asked_to_stop(tmp_path):
@@ -106,7 +106,7 @@ def test_identification_is_bounded_in_time_and_memory(tmp_path):
 
 @pytest.mark.slow
 def test_sigterm_while_mupdf_lays_out_a_document_stops_the_cli(tmp_path):
-    source = slow_epub(tmp_path)
+    source = slow_epub(tmp_path, rows=6000)
     # How long MuPDF takes to lay the file out here, now: the stop must not wait for it.
     import pymupdf
     started = time.monotonic()
@@ -116,7 +116,8 @@ def test_sigterm_while_mupdf_lays_out_a_document_stops_the_cli(tmp_path):
     child = subprocess.Popen([sys.executable, "-m", "engine.cli.main", "convert", str(source),
                               "-o", str(out)], cwd=REPO_ROOT, env=cli_environ(tmp_path),
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)  # the CLI started; identification is under way
+    # The stop is sent once identification is under way: its child has just begun the layout.
+    assert wait_for_child(child.pid, CHILD_MODULE, within_s=60), "identification never began"
     child.send_signal(signal.SIGTERM)
     sent = time.monotonic()
     _out, err = child.communicate(timeout=60)
@@ -128,3 +129,21 @@ def test_sigterm_while_mupdf_lays_out_a_document_stops_the_cli(tmp_path):
     # Laying the file out takes seconds; the stop did not wait for MuPDF to finish (measured
     # against the layout on this machine at this moment, not a wall-clock limit).
     assert waited < layout_s, f"the stop took {waited:.1f} s, the layout {layout_s:.1f} s"
+
+
+def wait_for_child(parent: int, module: str, within_s: float) -> bool:
+    """Whether a child of `parent` running `python -m module` appeared within the time."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                argv = (entry / "cmdline").read_bytes().split(b"\0")
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == parent and module.encode() in argv:
+                return True
+        time.sleep(0.05)
+    return False
