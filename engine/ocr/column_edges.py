@@ -39,6 +39,9 @@ END_REACH = 2.5
 # is about a fifth of its height), found at most EDGE_SEARCH line heights left of the edge.
 MIN_BLANK = 0.35
 EDGE_SEARCH = 1.5
+# An edge is looked for at least this many line heights inside the line's ends: one word of a
+# column (its row's last, "of") can stand before the gutter (two heights missed it there).
+EDGE_INSET = 1.0
 
 
 def column_edge_cuts(image: np.ndarray, lines: list[Line], rules: InkRules = INK
@@ -70,7 +73,8 @@ def _edges(line: Line, lines: list[Line], height: float) -> list[float]:
             and abs(other.box.center_y - box.center_y) <= WINDOW_LINES * height
             and min(other.box.y1, box.y1) - max(other.box.y0, box.y0)
             < 0.5 * min(other.box.height, box.height)]
-    starts = sorted(o.box.x0 for o in near if box.x0 + 2 * height < o.box.x0 < box.x1 - 2 * height)
+    starts = sorted(o.box.x0 for o in near if box.x0 + EDGE_INSET * height < o.box.x0
+              < box.x1 - EDGE_INSET * height)
     found, i = [], 0
     while i < len(starts):
         j = i

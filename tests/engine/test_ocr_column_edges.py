@@ -65,3 +65,22 @@ def test_a_paragraph_and_a_list_with_hanging_indents_are_not_cut():
             lines.append(Line("•", Box(20, y, 30, y + HEIGHT)))
         lines.append(Line(f"item words {k}", Box(50, y, 380, y + HEIGHT)))
     assert column_edge_cuts(page(lines), lines) == {}
+
+
+def test_a_last_word_before_the_gutter_near_the_lines_start_is_cut_off():
+    """A justified row's last word ("of") read onto the next column's first line: the gutter
+    lies a line height from the joined line's start, and the word is narrower than a line is
+    high (a scanned newspaper, where "of" then opened the next column's paragraph)."""
+    lines, _ = index_columns(joined=-1)
+    word = Line("of", Box(170, 170, 184, 170 + HEIGHT))
+    beside = next(ln for ln in lines if ln.box.x0 >= 200 and ln.box.y0 == 170)
+    left = next(ln for ln in lines if ln.box.x0 < 200 and ln.box.y0 == 170)
+    lines = [ln for ln in lines if ln is not beside and ln is not left]
+    short = Line("entry", Box(20, 170, 120, 170 + HEIGHT))
+    joined = Line("of " + beside.text, word.box.union(beside.box))
+    lines += [short, joined]
+    image = page([ln for ln in lines if ln is not joined] + [word, beside])
+    region = [Region(BlockKind.TEXT, Box(10, 10, 390, 390))]
+    (cut,) = plan_cuts(image, lines, region)
+    first, second = cut.parts
+    assert first.x0 >= 170 and first.x1 <= 185 and second.x0 >= 199
