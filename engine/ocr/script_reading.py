@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 
 from engine.errors import ModelUnavailable
+from engine.imaging import INK, ink_map
 from engine.ocr.recognition import Recognized
 from engine.ocr.script_detection import Asked, ScriptDetection, Unreadable, install_hint
 from engine.ocr.scripts import (LATIN_LANGUAGES, PP_OCR_SCRIPTS, RULES, SCRIPT_MODELS,
@@ -61,6 +62,26 @@ class KnownLines:
     lines: dict[int, LineReading] = field(default_factory=dict)
     asked: Asked = field(default_factory=dict)
     """Tesseract's script detection's answers (engine/ocr/script_detection.Asked)."""
+
+
+def inked_width(crop: np.ndarray) -> int:
+    """How many pixel columns the crop's text takes: the columns of its middle band holding ink,
+    with the gaps between them narrower than half the crop's height counted in (the room
+    inside and between letters, a word space), and the crop's width when it holds no ink. The
+    band leaves out the rows above and below that a box reaches into. A word the detector boxed
+    with paper around it (a justified row's spread words, a part cut at a gutter) is judged by
+    the room its letters take: "in" read at 1.0 in a box 3.7 heights wide was doubted as too
+    short for its line, and Tesseract's Cyrillic data read it "іп"."""
+    height = crop.shape[0]
+    top = round(0.2 * height)
+    ink = ink_map(crop[top:max(round(0.8 * height), top + 1)])
+    if ink is None:
+        return crop.shape[1]
+    inked = np.flatnonzero((ink > INK.level).any(axis=0))
+    if inked.size == 0:
+        return crop.shape[1]
+    gaps = np.diff(inked) - 1
+    return int(inked.size + gaps[gaps < 0.5 * height].sum())
 
 
 def unread(reading: Recognized, min_score: float) -> bool:
@@ -219,7 +240,8 @@ class ScriptReader:
             hint = hinted_script(rec.text, self.rules) if trusted else None
             if hint is not None and width >= self.rules.min_aspect * height:
                 groups.setdefault(hint, []).append(i)
-            elif doubted(rec.text, rec.score, width, height, min_score, self.rules):
+            elif doubted(rec.text, rec.score, width, height, min_score, self.rules) and doubted(
+                    rec.text, rec.score, inked_width(crop), height, min_score, self.rules):
                 unknown.append(i)
         for language in [s for s in groups if s in LATIN_LANGUAGE_NAMES]:
             # A line that kept none of the letters only the language writes is read with its

@@ -572,6 +572,19 @@ def test_the_short_last_line_of_a_degraded_persian_page_is_kept(reader):
 
 
 @pytest.mark.model
+def test_the_short_last_line_of_a_degraded_tamil_page_is_read_in_tamil(reader):
+    """PP-OCR reads it as "LIT あT.": a few marks for a line whose letters, with the room
+    inside and between them, take its whole width, so it is doubted and read in Tamil
+    (counting only the inked pixel columns, Tamil's open letters left it looking filled)."""
+    if not reader_has(reader, "tesseract-tamil"):
+        pytest.skip("tesseract-tamil: Tesseract data not installed (tools/system_deps.sh)")
+    image, text = set_page("tamil", 200)
+    outcome = reader.read(image)
+    assert outcome.scripts == ("Tamil",)
+    assert "வருகிறார்கள்" in text_of(outcome), text_of(outcome)
+
+
+@pytest.mark.model
 def test_a_small_hebrew_line_read_weakly_is_read_again_scaled_up(reader):
     """The last line of the right column on a degraded two-column page is 38 px high:
     Tesseract read it "ביתרבמהנה." at 0.51 as it was, scaled up "ביותר במדינה."."""
@@ -767,3 +780,38 @@ def test_languages_named_read_every_line_with_them(reader):
     missing = reader.read(page_image("russian", RUSSIAN), ("xxx",))
     [unreadable] = missing.unreadable
     assert "xxx" in unreadable.message() and "tesseract-ocr-xxx" in unreadable.message()
+
+
+def test_a_short_word_boxed_with_paper_around_it_is_not_sent_to_another_script():
+    """A justified row's spread word, or a part cut at a gutter, comes boxed with paper around
+    it: "in" read at 1.0 in a box 3.7 heights wide looked too short for its line, and
+    Tesseract's Cyrillic data read it "іп" (a scanned English broadsheet). Its letters fill the
+    ink they have; a line whose ink runs its whole width, read as a few marks, is still doubted."""
+    from engine.ocr.recognition import Recognized
+    from engine.ocr.script_reading import ScriptReader, inked_width
+
+    from engine.runtime.steps import StepClock
+
+    class Refuses:
+        steps = StepClock()
+
+        def read(self, crops, model_id):
+            raise AssertionError(f"no line should be read again ({model_id})")
+
+        def detect_script(self, image, model_id):
+            raise AssertionError("no line should go to the script detection")
+
+    word = np.full((20, 74, 3), 255, dtype=np.uint8)
+    word[4:16, 27:36] = word[4:16, 38:47] = 0  # two letters, 20 px of the box's 74
+    assert inked_width(word) == 20  # the gap between the letters counts
+    speck = word.copy()
+    speck[9:11, 2:4] = 0  # a speck far to the left adds its own width only
+    assert inked_width(speck) == 22
+    assert inked_width(np.full((20, 74, 3), 255, dtype=np.uint8)) == 74  # no ink: the box
+    read = [Recognized("in", 1.0)]
+    found = ScriptReader(Refuses()).read_again([word], read, MIN_SCORE)
+    assert found.readings == read and found.scripts == ()
+    full = np.full((20, 300, 3), 255, dtype=np.uint8)
+    full[4:16, 5:295] = 0
+    full[4:16, 100:104] = 255  # a word space
+    assert doubted(".", 0.97, inked_width(full), 20, MIN_SCORE)
