@@ -15,6 +15,14 @@ class ParagraphRules:
     engine; the same share as `HeadingRules.larger`; not swept)"""
     heading_max_chars: int = 120
     """...when it holds at most this many characters (set with the first engine; not swept)."""
+    same_size_share: float = 0.2
+    """Consecutive lines whose sizes differ by more than this share are not one block (a
+    heading over its text): of the smaller size for text-layer lines, of the larger for OCR
+    lines, whose boxes the detector draws up to a fifth higher or lower on one type size
+    (a Korean paragraph's last line boxed 40 px under lines boxed 48 came out a paragraph of
+    its own; on the structure set's scans, seed 1, comparing with the larger raised every
+    family's paragraphs and order: broadsheets 0.953 -> 0.957, full broadsheets 0.974 ->
+    0.979; set with the first engine at 0.2 of the smaller; not swept)."""
     hard_break_share: float = 0.5
     """A block of OCR lines more than this share of whose breaks are deliberate keeps every
     line apart (a paragraph has one at most, before its last line; set on the chat and
@@ -25,6 +33,23 @@ class ParagraphRules:
     gutter_chars: float = 2.0
     """The room left on a line runs to the nearest text to its right, less this gap (the same
     screenshots; not swept)."""
+    measure_lines: float = 10.0
+    """The room left on a line ends at its column's measure: the furthest its column's lines
+    reach within this many line heights up and down (a two-column list of exercises, ragged
+    right: "...has 15" / "pairs." came out as two paragraphs, the room running over the gutter
+    to the next column or the page's edge; set by hand on a textbook scan, then checked on the
+    structure set, the screenshots and the dev set; not swept)..."""
+    measure_share: float = 0.15
+    """...when the column wraps: at least `measure_min_lines` of its lines end within this
+    share of its width of the furthest (a side bar's "Settings", "Privacy", "Share usage
+    data", or a chat's "Alice", "Hi there", "Bob", has no measure)..."""
+    measure_min_lines: int = 2
+    """...this many; beside text that starts further than `measure_gutter_chars` from the
+    measure (no gutter), `measure_far_lines`. A settings page's two longest labels end near
+    each other, far from their values ("Share usage data ... Off"): the room there runs to
+    the value, as before."""
+    measure_gutter_chars: float = 10.0
+    measure_far_lines: int = 3
 
     justified_gap_chars: float = 4.0
     """A block of OCR lines that start and end together (but its first, which may be indented

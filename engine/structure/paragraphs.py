@@ -55,7 +55,7 @@ def build_blocks(lines: list[Line], page_lines: list[Line] | None = None,
     body = body_font_size(lines)
     groups: list[list[Line]] = []
     for line in sorted(lines, key=lambda ln: (ln.box.y0, ln.box.x0)):
-        target = _find_group(groups, line)
+        target = _find_group(groups, line, rules)
         if target is None:
             groups.append([line])
         else:
@@ -74,7 +74,8 @@ def _spaced_item(line: Line) -> Line:
     return replace(line, text=f"{match.group(1)} {line.text[match.end():]}")
 
 
-def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
+def _find_group(groups: list[list[Line]], line: Line,
+                rules: ParagraphRules = PARAGRAPHS) -> list[Line] | None:
     best: list[Line] | None = None
     for group in reversed(groups[-12:]):
         last = group[-1]
@@ -82,8 +83,11 @@ def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
         gap = line.box.y0 - last.box.y1
         if gap > 0.9 * height or gap < -0.5 * height:
             continue
-        # Same size and weight: headings and body text never share a block.
-        if abs(_size(last) - _size(line)) > 0.2 * height or last.bold != line.bold:
+        # Same size and weight: headings and body text never share a block. OCR lines are
+        # sized by their boxes, which the detector draws a fifth higher or lower on a line
+        # of the same type: their sizes are compared with the larger.
+        ref = height if last.font_size or line.font_size else max(_size(last), _size(line))
+        if abs(_size(last) - _size(line)) > rules.same_size_share * ref or last.bold != line.bold:
             continue
         overlap = min(last.box.x1, line.box.x1) - max(last.box.x0, line.box.x0)
         if overlap < 0.3 * min(last.box.width, line.box.width):
@@ -100,16 +104,18 @@ def _find_group(groups: list[list[Line]], line: Line) -> list[Line] | None:
 
 def split_short_lines(lines: list[Line], page_lines: list[Line],
                       rules: ParagraphRules = PARAGRAPHS) -> list[list[Line]]:
-    """The lines of a block of short, deliberately broken OCR lines, each a block of its own.
+    """The lines of a block of OCR lines, split where a line was broken on purpose.
 
     A line break is deliberate when the next line's first word would have fit in the room left
     on the line (flowing text wraps only when it does not): a chat's sender above the message,
     a settings page's labels. The room runs to the nearest text to the right on the line's row
     (less a gap of `rules.gutter_chars`), or to the page's rightmost text; in a block set flush
-    right, the room at the line's start counts too. A block of OCR lines more than
-    `rules.hard_break_share` of whose breaks are deliberate keeps every line apart (a paragraph
-    of prose has one at most, before its last line, where it runs into the next); text-layer
-    lines keep the PDF's own paragraphs."""
+    right, the room at the line's start counts too; beside a column's text, or at the page's
+    edge, the room ends at the line's own column's measure where that column wraps
+    (`_measure`). A block of OCR lines more than `rules.hard_break_share` of whose breaks are
+    deliberate keeps every line apart; in one with fewer, each deliberate break ends a
+    paragraph (prose has one before a paragraph's last line, where it runs into the next);
+    text-layer lines keep the PDF's own paragraphs."""
     if len(lines) < 2 or not all(ln.words for ln in lines) or _justified(lines, rules):
         return [lines]
     page_left = min(ln.box.x0 for ln in page_lines)
@@ -121,12 +127,17 @@ def split_short_lines(lines: list[Line], page_lines: list[Line],
                    <= min(_char_width(ln) for ln in lines)
                    and all(ln.box.x0 - start >= ln.box.width for ln, start in zip(lines, starts)))
     ends = [_room_end(line, page_lines, page_right, rules) for line in lines]
-    hard = sum(_fits_after(line, following, end, rules)
-               or flush_right and _fits_before(line, following, start, rules)
-               for line, following, start, end in zip(lines, lines[1:], starts, ends))
-    if hard <= rules.hard_break_share * (len(lines) - 1):
-        return [lines]
-    return [[line] for line in lines]
+    breaks = [_fits_after(line, following, end, rules)
+              or flush_right and _fits_before(line, following, start, rules)
+              for line, following, start, end in zip(lines, lines[1:], starts, ends)]
+    if sum(breaks) > rules.hard_break_share * (len(lines) - 1):
+        return [[line] for line in lines]
+    parts = [[lines[0]]]
+    for line, deliberate in zip(lines[1:], breaks):
+        if deliberate:
+            parts.append([])
+        parts[-1].append(line)
+    return parts
 
 
 def _justified(lines: list[Line], rules: ParagraphRules) -> bool:
@@ -159,8 +170,38 @@ def _room_end(line: Line, page_lines: list[Line], page_right: float,
     beside = [other.box.x0 for other in page_lines if other.box.x0 >= line.box.x1
               and other.box.y0 < line.box.center_y < other.box.y1]
     if not beside:
-        return page_right
-    return min(beside) - rules.gutter_chars * _char_width(line)
+        return min(page_right, _measure(line, page_lines, float("inf"), rules))
+    end = min(beside) - rules.gutter_chars * _char_width(line)
+    measure = _measure(line, page_lines, min(beside), rules)
+    if (min(beside) - measure > rules.measure_gutter_chars * _char_width(line)
+            and _measure(line, page_lines, min(beside), rules,
+                         rules.measure_far_lines) == float("inf")):
+        return end  # far from the next text, a few lines: a form's labels and their values
+    return min(end, measure)
+
+
+def _measure(line: Line, page_lines: list[Line], next_column: float,
+             rules: ParagraphRules, min_lines: int | None = None) -> float:
+    """Where the column of `line` ends, before another column's text at `next_column` (or
+    the page's edge): the furthest its lines reach in the rows around (`rules.measure_lines`
+    line heights up and down), a line of it being one that starts within the line's span and
+    ends before the next column. Only a column that wraps has a measure: at least
+    `rules.measure_min_lines` of its lines end within `rules.measure_share` of its width of
+    the furthest; otherwise (short lines set apart, a side bar's items) none, and the room runs
+    on to the next column or the page's edge. A ragged column's line before a short word
+    ("...has 15" / "pairs.") wrapped there; the gutter beyond its measure is no room."""
+    reach = rules.measure_lines * max(line.box.height, 1.0)
+    char = _char_width(line)
+    column = [other.box for other in page_lines
+              if line.box.x0 - char <= other.box.x0 < line.box.x1 and other.box.x1 < next_column
+              and abs(other.box.center_y - line.box.center_y) <= reach]
+    if not column:
+        return float("inf")
+    furthest = max(box.x1 for box in column)
+    slack = rules.measure_share * (furthest - min(box.x0 for box in column))
+    near = sum(box.x1 >= furthest - slack for box in column)
+    wanted = rules.measure_min_lines if min_lines is None else min_lines
+    return furthest if near >= wanted else float("inf")
 
 
 def _room_start(line: Line, page_lines: list[Line], page_left: float,

@@ -156,12 +156,15 @@ def _ocr_line(text: str, row: int, x0: float = 0.0, char: float = 7.0) -> Line:
     return Line(text, Box(x0, row * 20, x - char, row * 20 + 14), words=tuple(words))
 
 
-def test_a_paragraph_running_into_the_next_stays_one_block():
+def test_a_paragraph_running_into_the_next_splits_at_its_end_only():
+    """The next paragraph's first word would have fit after "years.": the line ended there on
+    purpose, so the paragraphs part there, and only there (no line of prose is kept apart)."""
     rows = ["The river rose slowly through the night and by morning the low fields",
             "beside the mill were under water for the first time in years.",
             "Nobody in the village could remember a flood so late in the spring"]
     blocks = build_blocks([_ocr_line(text, n) for n, text in enumerate(rows)])
-    assert len(blocks) == 1 and blocks[0].kind is BlockKind.TEXT
+    assert [b.text for b in blocks] == [" ".join(rows[:2]), rows[2]]
+    assert all(b.kind is BlockKind.TEXT for b in blocks)
 
 
 def test_short_deliberate_lines_stay_apart():

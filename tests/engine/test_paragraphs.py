@@ -277,3 +277,65 @@ def test_a_running_head_and_its_page_number_over_the_text_column_stay_apart():
     lines = [ln.text for b in build_blocks([head, number], [head, number, *body])
              for ln in b.lines]
     assert "9" in lines, lines
+
+
+def _words_line(text: str, row: int, x0: float, char: float = 7.0) -> Line:
+    """An OCR line with word boxes, `char` pixels a character, rows 20 px apart."""
+    from engine.types import Word
+
+    words, x = [], x0
+    for word in text.split(" "):
+        words.append(Word(word, Box(x, row * 20, x + char * len(word), row * 20 + 14)))
+        x += char * (len(word) + 1)
+    return Line(text, Box(x0, row * 20, x - char, row * 20 + 14), words=tuple(words))
+
+
+EXERCISES = (["4. Find the derivative of f(x) = x^8 - 7x +", "8.",
+              "5. Evaluate the integral of 5x from 2 to 9.",
+              "6. Explain why a list of 6 items has 15", "pairs.",
+              "7. Solve 4x + 6 = 8 for x."],
+             ["9. Find the derivative of f(x) = x^7 - 2x +", "7.",
+              "10. Explain why a list of 5 items has 10", "pairs.",
+              "11. Show that the sum of the first 50 odd", "numbers is a square."])
+
+
+def test_a_ragged_columns_short_word_wrapped_at_its_measure_stays_with_its_item():
+    """Two columns of exercises, ragged right, a gutter of a few characters: "pairs." would
+    have fit in the room up to the next column's text, or to the page's far edge beyond the
+    last column, but not before the column's measure (where its longest lines end), so it
+    wrapped there and stays with its item (a scanned textbook had each such line apart)."""
+    left = [_words_line(t, n, x0=20) for n, t in enumerate(EXERCISES[0])]
+    right = [_words_line(t, n, x0=340) for n, t in enumerate(EXERCISES[1])]
+    far = _words_line("A note boxed at the page's right edge", 0, x0=700)
+    page = left + right + [far]
+    assert [b.text for b in build_blocks(left, page)] == [
+        "4. Find the derivative of f(x) = x^8 - 7x + 8.",
+        "5. Evaluate the integral of 5x from 2 to 9.",
+        "6. Explain why a list of 6 items has 15 pairs.", "7. Solve 4x + 6 = 8 for x."]
+    assert [b.text for b in build_blocks(right, page)] == [
+        "9. Find the derivative of f(x) = x^7 - 2x + 7.",
+        "10. Explain why a list of 5 items has 10 pairs.",
+        "11. Show that the sum of the first 50 odd numbers is a square."]
+
+
+def test_short_lines_of_like_length_have_no_measure_and_stay_apart():
+    """A chat's "Alice", "Hi there", "Bob" end near each other, but none wrapped: a column's
+    measure needs lines ending within a small share of its width of the furthest."""
+    chat = [_words_line(t, n, x0=20) for n, t in enumerate(["Alice", "Hi there", "Bob"])]
+    page = chat + [_words_line("a long line of text much further down the page", 20, x0=20)]
+    assert [b.text for b in build_blocks(chat, page)] == ["Alice", "Hi there", "Bob"]
+
+
+def test_an_ocr_line_boxed_a_fifth_lower_stays_in_its_paragraph_and_a_heading_apart():
+    """The detector boxed a degraded Korean page's last line 39-40 px high under lines boxed 48:
+    one type size all the same. A heading a third larger stays a block of its own."""
+    def boxed(text: str, y0: float, height: float, width: float = 900.0) -> Line:
+        return Line(text, Box(100, y0, 100 + width, y0 + height), score=0.9)
+
+    body = [boxed("서울은 대한민국의 수도이자 가장 큰 도시입니다", 130, 48),
+            boxed("천만 명 가까운 사람들이 살고 있습니다 매년 많은", 174, 48),
+            boxed("러 찾아옵니다.", 217, 39, width=180)]
+    assert len(build_blocks(body)) == 1
+    heading = boxed("서울", 60, 64, width=150)
+    blocks = build_blocks([heading, *body])
+    assert [len(b.lines) for b in blocks] == [1, 3]

@@ -63,7 +63,8 @@ def test_how_far_apart_a_lines_pieces_may_be_reaches_rows_paragraphs_and_assembl
 def test_when_short_lines_stay_apart_reaches_paragraphs_assembly_and_the_page():
     """`ParagraphRules` is used by engine/structure/paragraphs.py, handed on by assembly.py (a
     region's blocks) and page_blocks.py: a chat's short lines, each followed by a word that
-    would have fit, stay apart, and are one paragraph once every break may be deliberate."""
+    would have fit, stay apart, and are one paragraph once no word fits with that much to
+    spare."""
     from engine.structure.assembly import region_blocks
     from engine.structure.page_blocks import assemble_page
     from engine.structure.paragraph_rules import PARAGRAPHS
@@ -71,7 +72,7 @@ def test_when_short_lines_stay_apart_reaches_paragraphs_assembly_and_the_page():
 
     chat = [_ocr_line(t, n, x0=20) for n, t in enumerate(["Alice", "Hi there", "Bob"])]
     page = chat + [_ocr_line("a long line of text much further down the page", 10, x0=20)]
-    loose = replace(PARAGRAPHS, hard_break_share=1.0)
+    loose = replace(PARAGRAPHS, hard_break_slack=100.0)
     assert [b.text for b in build_blocks(chat, page)] == ["Alice", "Hi there", "Bob"]
     assert [b.text for b in build_blocks(chat, page, rules=loose)] == ["Alice Hi there Bob"]
     region = Region(BlockKind.TEXT, Box(20, 0, 90, 54), lines=tuple(chat))
