@@ -71,5 +71,21 @@ def test_the_readme_table_comes_from_the_results():
         "paper/scanned/paperlens": {"pages": 4, "similarity": 0.97, "min_similarity": 0.9,
                                     "word_f1": 0.99}}}
     text = readme_markdown(results)
-    assert "| paper | 4 | 0.990 (min 0.95) | 0.800 (min 0.50) | 0.970 (min 0.90) | - |" in text
+    assert "| paper | 4 | 0.990 (min 0.95) | 0.800 (min 0.50) | 0.970 (min 0.90) | - | - | - |" \
+        in text
+    results["summary"]["paper/scanned/paperlens"]["paragraph_f1"] = 0.875
+    assert "| 0.970 (min 0.90) | - | 0.875 | - |" in readme_markdown(results)
     assert "4 generated pages per family (seed 1)" in text
+
+
+def test_paragraphs_are_found_whole_or_not_at_all():
+    from tools.structure.evaluate import paragraph_f1
+
+    truth = "# Title\n\nThe first paragraph runs on.\n\nThe second one ends here.\n"
+    assert paragraph_f1(truth, truth) == 1.0
+    merged = "# Title\n\nThe first paragraph runs on. The second one ends here.\n"
+    assert round(paragraph_f1(merged, truth), 4) == 0.4  # the title alone: P 1/2, R 1/3
+    split = "# Title\n\nThe first paragraph\n\nruns on.\n\nThe second one ends here.\n"
+    assert round(paragraph_f1(split, truth), 4) == round(2 * (2 / 4) * (2 / 3) / (2 / 4 + 2 / 3), 4)
+    assert paragraph_f1("# Title\n\nThe first paragraph runs an.\n\nThe second one ends here.",
+                        truth) == 1.0  # a letter misread is still the paragraph

@@ -1,7 +1,8 @@
 """`python -m tools.structure eval`: Paperlens, the PDF's own text order (PyMuPDF) and Tesseract
 (default page segmentation) on every generated page, scored like `make eval`: order-sensitive
-text similarity, plus a bag-of-words F1 that tells wrong words from a wrong order; Paperlens'
-display-math faults (tools/eval/math_faults.py) counted on every page."""
+text similarity, plus a bag-of-words F1 that tells wrong words from a wrong order and a
+paragraph F1 that tells where paragraphs end; Paperlens' display-math faults
+(tools/eval/math_faults.py) counted on every page."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from pathlib import Path
 import pymupdf
 
 from engine.text import UNSPACED
+from tools.eval.edit_distance import similarity
 from tools.eval.markdown_text import strip_markdown
 from tools.eval.math_faults import FaultTally
 from tools.eval.scoring import text_similarity
@@ -42,6 +44,33 @@ def word_f1(pred: str, truth: str) -> float:
         return float(p == t)
     precision, recall = common / sum(p.values()), common / sum(t.values())
     return 0.0 if common == 0 else 2 * precision * recall / (precision + recall)
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """The plain text of each block of a Markdown text (blank-line separated), empty ones left
+    out."""
+    return [text for block in markdown.split("\n\n") if (text := strip_markdown(block))]
+
+
+def paragraph_f1(pred: str, truth: str, min_similarity: float = 0.9) -> float:
+    """F1 of the truth's paragraphs found as paragraphs of `pred`: a truth paragraph is found
+    when a paragraph of `pred` not yet taken is at least `min_similarity` like it (character
+    similarity) and its length within a tenth of it. The text's order aside, it scores where
+    paragraphs end: one merged with the next, or split line by line, is not found."""
+    ours, wanted = paragraphs(pred), paragraphs(truth)
+    if not ours or not wanted:
+        return float(ours == wanted)
+    taken: set[int] = set()
+    for paragraph in wanted:
+        for i, candidate in enumerate(ours):
+            if (i not in taken and abs(len(candidate) - len(paragraph)) <= 0.1 * len(paragraph) + 2
+                    and similarity(candidate, paragraph) >= min_similarity):
+                taken.add(i)
+                break
+    if not taken:
+        return 0.0
+    precision, recall = len(taken) / len(ours), len(taken) / len(wanted)
+    return 2 * precision * recall / (precision + recall)
 
 
 def pdf_text_order(pdf: Path) -> str:
@@ -100,7 +129,8 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
                     continue
                 row = {"id": page["id"], "family": page["family"], "variant": variant,
                        "tool": tool, "similarity": round(text_similarity(text, truth), 4),
-                       "word_f1": round(word_f1(text, truth), 4)}
+                       "word_f1": round(word_f1(text, truth), 4),
+                       "paragraph_f1": round(paragraph_f1(text, truth), 4)}
                 if tool == "paperlens":
                     row["seconds"] = round(seconds, 3)
                     row["math_faults"] = faults
@@ -110,7 +140,8 @@ def evaluate(folder: Path, tools: tuple[str, ...], families: tuple[str, ...] | N
         "pages": len(found),
         "similarity": round(statistics.fmean(r["similarity"] for r in found), 4),
         "min_similarity": round(min(r["similarity"] for r in found), 4),
-        "word_f1": round(statistics.fmean(r["word_f1"] for r in found), 4)}
+        "word_f1": round(statistics.fmean(r["word_f1"] for r in found), 4),
+        "paragraph_f1": round(statistics.fmean(r["paragraph_f1"] for r in found), 4)}
         for (family, variant, tool), found in sorted(per_family.items())}
     return {"set": {"count": manifest["count"], "seed": manifest["seed"]},
             "summary": summary, "math_faults": tally.summary() if engine else None,
