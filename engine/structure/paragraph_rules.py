@@ -17,12 +17,14 @@ class ParagraphRules:
     """...when it holds at most this many characters (set with the first engine; not swept)."""
     same_size_share: float = 0.2
     """Consecutive lines whose sizes differ by more than this share are not one block (a
-    heading over its text): of the smaller size for text-layer lines, of the larger for OCR
-    lines, whose boxes the detector draws up to a fifth higher or lower on one type size
-    (a Korean paragraph's last line boxed 40 px under lines boxed 48 came out a paragraph of
-    its own; on the structure set's scans, seed 1, comparing with the larger raised every
-    family's paragraphs and order: broadsheets 0.953 -> 0.957, full broadsheets 0.974 ->
-    0.979; set with the first engine at 0.2 of the smaller; not swept)."""
+    heading over its text): of the smaller size; for an OCR line joining a block that two
+    lines have set the size of, of the larger, since the detector draws boxes up to a fifth
+    higher or lower on one type size (a Korean paragraph's last line boxed 39 px under lines
+    boxed 48 came out a paragraph of its own; on the structure set's scans, seed 1, every
+    family's paragraphs and order rose: broadsheets 0.953 -> 0.956). A line starting a block
+    keeps the strict test: with the larger there, a handwritten letter's date ("1864", a line
+    of its own over the body) opened the body's paragraph. Set with the first engine at 0.2;
+    not swept."""
     hard_break_share: float = 0.5
     """A block of OCR lines more than this share of whose breaks are deliberate keeps every
     line apart (a paragraph has one at most, before its last line; set on the chat and

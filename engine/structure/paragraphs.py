@@ -85,8 +85,10 @@ def _find_group(groups: list[list[Line]], line: Line,
             continue
         # Same size and weight: headings and body text never share a block. OCR lines are
         # sized by their boxes, which the detector draws a fifth higher or lower on a line
-        # of the same type: their sizes are compared with the larger.
-        ref = height if last.font_size or line.font_size else max(_size(last), _size(line))
+        # of the same type: once two lines of a block set its size, a line's is compared with
+        # the larger.
+        ocr = not (last.font_size or line.font_size)
+        ref = max(_size(last), _size(line)) if ocr and len(group) > 1 else height
         if abs(_size(last) - _size(line)) > rules.same_size_share * ref or last.bold != line.bold:
             continue
         overlap = min(last.box.x1, line.box.x1) - max(last.box.x0, line.box.x0)

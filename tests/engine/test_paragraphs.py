@@ -339,3 +339,15 @@ def test_an_ocr_line_boxed_a_fifth_lower_stays_in_its_paragraph_and_a_heading_ap
     heading = boxed("서울", 60, 64, width=150)
     blocks = build_blocks([heading, *body])
     assert [len(b.lines) for b in blocks] == [1, 3]
+
+
+def test_a_line_over_a_body_boxed_a_fifth_apart_does_not_open_its_paragraph():
+    """A handwritten letter's date, "1864", boxed lower than the body's first line under it:
+    no block has set a size yet, so the strict test keeps them apart."""
+    date = Line("1864", Box(700, 100, 800, 139), score=0.9)
+    body = [Line("Major General Hitchcock, Commissioner of Exchanges,", Box(100, 150, 900, 198),
+                 score=0.9),
+            Line("is authorized and directed to offer Brigadier General", Box(100, 200, 900, 248),
+                 score=0.9)]
+    blocks = build_blocks([date, *body])
+    assert [len(b.lines) for b in blocks] == [1, 2]
