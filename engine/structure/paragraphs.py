@@ -174,24 +174,25 @@ def _room_end(line: Line, page_lines: list[Line], page_right: float,
     if not beside:
         return min(page_right, _measure(line, page_lines, float("inf"), rules))
     end = min(beside) - rules.gutter_chars * _char_width(line)
-    measure = _measure(line, page_lines, min(beside), rules)
-    if (min(beside) - measure > rules.measure_gutter_chars * _char_width(line)
-            and _measure(line, page_lines, min(beside), rules,
-                         rules.measure_far_lines) == float("inf")):
-        return end  # far from the next text, a few lines: a form's labels and their values
+    far = rules.measure_gutter_chars * _char_width(line)
+    # Beside text far from the measure (a form's labels and their values), a measure needs
+    # more lines that wrap at it.
+    measure = _measure(line, page_lines, min(beside), rules, far_from=min(beside) - far)
     return min(end, measure)
 
 
 def _measure(line: Line, page_lines: list[Line], next_column: float,
-             rules: ParagraphRules, min_lines: int | None = None) -> float:
+             rules: ParagraphRules, far_from: float = float("-inf")) -> float:
     """Where the column of `line` ends, before another column's text at `next_column` (or
     the page's edge): the furthest its lines reach in the rows around (`rules.measure_lines`
     line heights up and down), a line of it being one that starts within the line's span and
     ends before the next column. Only a column that wraps has a measure: at least
     `rules.measure_min_lines` of its lines end within `rules.measure_share` of its width of
-    the furthest; otherwise (short lines set apart, a side bar's items) none, and the room runs
-    on to the next column or the page's edge. A ragged column's line before a short word
-    ("...has 15" / "pairs.") wrapped there; the gutter beyond its measure is no room."""
+    the furthest (`rules.measure_far_lines` when the furthest ends before `far_from`, far from
+    the next column); otherwise (short lines set apart, a side bar's items, a form's labels)
+    none, and the room runs on to the next column or the page's edge. A ragged column's line
+    before a short word ("...has 15" / "pairs.") wrapped there; the gutter beyond its measure
+    is no room."""
     reach = rules.measure_lines * max(line.box.height, 1.0)
     char = _char_width(line)
     column = [other.box for other in page_lines
@@ -202,7 +203,7 @@ def _measure(line: Line, page_lines: list[Line], next_column: float,
     furthest = max(box.x1 for box in column)
     slack = rules.measure_share * (furthest - min(box.x0 for box in column))
     near = sum(box.x1 >= furthest - slack for box in column)
-    wanted = rules.measure_min_lines if min_lines is None else min_lines
+    wanted = rules.measure_far_lines if furthest < far_from else rules.measure_min_lines
     return furthest if near >= wanted else float("inf")
 
 
